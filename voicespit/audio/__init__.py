@@ -1,0 +1,1 @@
+"""Audio output: speech, earcons and the sound device."""

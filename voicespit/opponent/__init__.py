@@ -1,0 +1,1 @@
+"""The computer opponent: which move to make, and when."""

@@ -1,0 +1,1 @@
+"""Voice input: audio sources, recognizers, and the spoken command language."""

@@ -1,0 +1,60 @@
+"""The interface every speech recognizer backend implements.
+
+Audio goes in as 16 kHz mono signed 16-bit little-endian PCM in blocks of any
+length; partial and final results come out. Backends import their engine
+lazily (only adapter classes import vosk or pocketsphinx).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+SAMPLE_RATE = 16_000
+"""Every recognizer takes 16 kHz mono 16-bit audio; sources convert to it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Recognition:
+    """What a recognizer heard.
+
+    `text` is the words of the hypothesis ("" when nothing usable was heard).
+    Partial results (`is_final` False) may change; a final one ends an utterance.
+    Times are seconds on the audio stream's own timeline (0 = first sample fed),
+    so latency can be measured the same way live and from files.
+    """
+
+    text: str
+    is_final: bool
+    confidence: float | None
+    """0..1 where the engine gives one; None where it does not."""
+    speech_start: float | None
+    """Where speech began in the stream, if known."""
+    speech_end: float | None
+    """Where speech ended in the stream (for a final result), if known."""
+    emitted_at: float
+    """Stream time (seconds of audio fed so far) when this result came out."""
+    rejected: bool = False
+    """True when the engine heard something but judged it not a command (too unsure)."""
+
+
+class Recognizer(Protocol):
+    name: str
+    """"vosk" or "pocketsphinx" (spoken at start-up)."""
+
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        """Restrict decoding to these phrases (takes effect at the next utterance)."""
+        ...
+
+    def accept_audio(self, pcm: bytes) -> list[Recognition]:
+        """Feed audio; returns any partial or final results it produced."""
+        ...
+
+    def finish(self) -> list[Recognition]:
+        """End of stream: flush and return the last results."""
+        ...
+
+    def reset(self) -> None:
+        """Forget the utterance in progress (e.g. after the game spoke)."""
+        ...
