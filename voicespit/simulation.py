@@ -76,9 +76,15 @@ def game_rng(seed: int, game: int) -> random.Random:
 
 
 def play_one(rules: Rules, seed: int, game: int, check: bool = False,
-             choose: Chooser = greedy_choice, max_actions: int = 200_000) -> tuple[State, int]:
-    """Play one match to its end; returns the final state and the number of actions."""
+             choose: Chooser = greedy_choice, max_actions: int = 200_000,
+             transcript: list[str] | None = None) -> tuple[State, int]:
+    """Play one match to its end; returns the final state and the number of actions.
+
+    With `transcript`, appends each action ("> P0: play ...") and the events it caused.
+    """
     state = new_game(rules, game_rng(seed, game))
+    if transcript is not None:
+        transcript.extend(f"  {event}" for event in state.deal_events)
     turn_rng = random.Random(f"turns:{seed}:{game}")
     check_rng = random.Random(f"check:{seed}:{game}")
     actions = 0
@@ -96,10 +102,13 @@ def play_one(rules: Rules, seed: int, game: int, check: bool = False,
                 raise InvariantError(f"nobody can act in phase {state.phase.value}")
         action = choose(state, player, legal, turn_rng)
         try:
-            state.apply(player, action)
+            events = state.apply(player, action)
         except IllegalActionError as error:
             raise InvariantError(f"listed action {action} refused: {error.reason}") from error
         actions += 1
+        if transcript is not None:
+            transcript.append(f"> P{player}: {action}")
+            transcript.extend(f"  {event}" for event in events)
         if check:
             check_cards(state)
             check_actions(state, check_rng)

@@ -272,6 +272,8 @@ class SpitState:
         if not self.rules.accepts[top.index][card.index]:
             raise IllegalActionError(self.rules.why_not_on(card, top, PILE_NAMES[pile]))
         cards.pop()
+        # The card beneath, if any, is face down until turned up.
+        self.face_up[player][slot] = False
         target.append(card)
         events: list[Event] = [CardPlayed(player, card, pile, top, slot)]
         self._tidy(player, events)
@@ -427,9 +429,12 @@ class SpitState:
                 slapper, slapped = self.last_slap
                 if slapper != player:
                     mine = PILE_NAMES[OTHER[slapped]]
+                    if pile == slapped:
+                        raise IllegalActionError(
+                            f"too late: your opponent slapped {PILE_NAMES[slapped]} first; "
+                            f"you take {mine}")
                     raise IllegalActionError(
-                        f"too late: your opponent slapped {PILE_NAMES[slapped]} first; "
-                        f"you take {mine}")
+                        f"your opponent slapped {PILE_NAMES[slapped]}; you take {mine}")
             if self.phase is Phase.GAME_OVER:
                 raise IllegalActionError("the game is over")
             raise IllegalActionError("you can only slap when the round is over")
