@@ -1,0 +1,91 @@
+"""Settings: documented defaults, the player's file over them, flags over both,
+and a clear refusal of anything that cannot be used."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from voicespit.config import DEFAULT_FILE, ConfigError, Settings, load_settings
+from voicespit.engine import Rules
+
+
+def test_the_default_file_documents_every_setting_with_a_comment() -> None:
+    text = DEFAULT_FILE.read_text()
+    lines = text.splitlines()
+    for section in dataclasses.fields(Settings):
+        assert f"[{section.name}]" in lines, f"[{section.name}] missing from {DEFAULT_FILE}"
+        for setting in dataclasses.fields(getattr(Settings(), section.name)):
+            if setting.name == "variants":
+                continue
+            index = next((i for i, line in enumerate(lines)
+                          if re.match(rf"{setting.name} = ", line)), None)
+            assert index is not None, f"{section.name}.{setting.name} is not in {DEFAULT_FILE}"
+            assert lines[index - 1].startswith("#"), f"{setting.name} has no comment above it"
+
+
+def test_the_default_file_holds_the_same_values_as_the_code() -> None:
+    from_file = load_settings()
+    built_in = Settings()
+    assert dataclasses.replace(from_file.game, variants={}) == built_in.game
+    assert (from_file.opponent, from_file.input, from_file.output, from_file.play) == (
+        built_in.opponent, built_in.input, built_in.output, built_in.play)
+    rules = Rules.for_game("spit")
+    for key, value in from_file.game.variants.items():
+        assert str(getattr(rules, key)).lower() == value, f"variant {key} default differs"
+
+
+def test_the_players_file_overrides_the_defaults_and_flags_override_both(tmp_path: Path) -> None:
+    user = tmp_path / "config.toml"
+    user.write_text('[output]\nrate = 220\nverbosity = "terse"\n[game.variants]\nstockpiles = 4\n')
+    settings = load_settings(user, {"output": {"verbosity": "full"}})
+    assert settings.output.rate == 220
+    assert settings.output.verbosity == "full"
+    assert settings.game.variants["stockpiles"] == "4"
+    assert settings.game.variants["slap"] == "true", "untouched variants keep their defaults"
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ('[output]\nrate = "fast"\n',
+     r"\[output\] rate = 'fast' is not allowed; use a whole number from 80 to 450"),
+    ("[output]\nrate = 20\n", r"rate = 20 is not allowed; use a whole number from 80 to 450"),
+    ('[output]\nverbosity = "chatty"\n', r"verbosity = 'chatty' is not allowed; choose full, normal, terse"),
+    ("[output]\naudio = 3\n", r"audio = 3 is not allowed; use true or false"),
+    ("[output]\nvolume = nan\n", r"volume = nan is not allowed"),
+    ("[output]\nspeed = 3\n", r"unknown setting \[output\] speed; known settings: audio, voice"),
+    ("[sound]\nrate = 3\n", r"unknown section \[sound\]"),
+    ("[output\nrate = 3\n", r"not valid TOML"),
+    ("[game]\nvariants = 4\n", r"must be a table"),
+])
+def test_a_bad_value_names_the_file_the_key_the_value_and_what_is_allowed(
+        tmp_path: Path, content: str, message: str) -> None:
+    user = tmp_path / "mine.toml"
+    user.write_text(content)
+    with pytest.raises(ConfigError, match=message) as caught:
+        load_settings(user)
+    assert str(user) in str(caught.value)
+
+
+def test_a_missing_config_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_settings(tmp_path / "absent.toml")
+
+
+def test_validators_from_higher_layers_run_on_the_final_settings(tmp_path: Path) -> None:
+    def no_spit_please(origin: str, settings: Settings) -> None:
+        if settings.game.game == "spit":
+            raise ConfigError(f"{origin or 'settings'}: spit is disabled here")
+
+    with pytest.raises(ConfigError, match="spit is disabled"):
+        load_settings(validators=(no_spit_please,))
+    assert load_settings(overrides={"game": {"game": "speed"}},
+                         validators=(no_spit_please,)).game.game == "speed"
+
+
+def test_the_default_file_is_valid_toml_with_only_known_sections() -> None:
+    table = tomllib.loads(DEFAULT_FILE.read_text())
+    assert set(table) == {f.name for f in dataclasses.fields(Settings)}
