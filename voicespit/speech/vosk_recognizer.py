@@ -4,8 +4,10 @@ Three things Vosk does not do the way a race game needs, handled here:
 
 - **Ending a command promptly.** With a grammar, Vosk's own endpoint waits about a
   second of silence (its model.conf rules). A voice-activity detector ends the
-  utterance `end_silence` seconds after the player stops (0.3 s by default) and asks
-  Vosk for the final result at once; Vosk's endpoint stays as a backstop.
+  utterance `end_silence` seconds after the player stops (0.25 s by default: longer
+  than the pause between the words of a command or inside a "k" or "t", shorter
+  than a player waits) and asks Vosk for the final result at once; Vosk's endpoint
+  stays as a backstop.
 - **Changing the grammar safely.** Setting a grammar on a recognizer that is in
   the middle of audio aborts the whole process (a Kaldi fatal error), and so does
   a grammar with no word the model knows. `set_phrases` only records the new
@@ -104,7 +106,7 @@ class VoskRecognizer:
     name = "vosk"
 
     def __init__(self, model_path: Path, phrases: Sequence[str], *, model: VoskModel | None = None,
-                 end_silence: float | None = 0.3, max_utterance: float = 6.0,
+                 end_silence: float | None = 0.25, max_utterance: float = 6.0,
                  activity: ActivitySettings | None = None) -> None:
         """`model` shares an already loaded model (then `model_path` must be its path).
 
