@@ -7,6 +7,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.vosk_support import (
@@ -155,7 +156,9 @@ def test_reset_forgets_the_utterance_in_progress() -> None:
 def test_silence_gives_nothing_and_finish_flushes_a_command_cut_off_by_the_stream_end() -> None:
     engine = recognizer()
     assert stream(engine, SILENCE * 3) == [] and engine.finish() == []
-    stream(engine, SILENCE + korean_speech("멈춤"))
+    speech = korean_speech("멈춤")
+    voice_ends = 2 * (int(np.flatnonzero(np.abs(np.frombuffer(speech, "<i2")) > 328)[-1]) + 1)
+    assert finals(stream(engine, SILENCE + speech[:voice_ends])) == []  # cut off mid-stream
     [final] = engine.finish()
     assert final.is_final and final.text == "멈춤"
 
