@@ -19,7 +19,8 @@ import pytest
 
 from tests.alsa_file_microphone import alsa_config, run_with_alsa
 from tests.vosk_support import SILENCE, installed_korean_model, korean_speech
-from voicespit.speech.microphone import NoMicrophoneError, choose_input_settings
+from voicespit.speech.audio import AudioSource
+from voicespit.speech.microphone import MicrophoneSource, NoMicrophoneError, choose_input_settings
 
 RECORD = textwrap.dedent("""
     import json, sys, time
@@ -103,6 +104,11 @@ def test_with_no_sound_device_the_error_says_so_and_that_typing_takes_over(
     assert done.returncode == 0, done.stderr
     message = done.stdout.strip()
     assert "no microphone found" in message and "typed commands" in message
+
+
+def test_it_is_an_audio_source_in_the_shared_sense() -> None:
+    source: AudioSource = MicrophoneSource()  # mypy checks the protocol; nothing opens yet
+    assert isinstance(source, MicrophoneSource) and source.description == ""
 
 
 def test_the_recording_format_prefers_16_khz_mono_then_what_the_device_offers() -> None:

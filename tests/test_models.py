@@ -138,8 +138,7 @@ def test_list_shows_every_folder_and_why_a_broken_one_cannot_be_used(tmp_path: P
     assert list_models(tmp_path / "absent") == []
 
 
-def test_auto_picks_a_usable_english_model_preferring_a_small_one_with_grammar(
-        tmp_path: Path) -> None:
+def test_auto_picks_a_usable_english_model_that_accepts_a_grammar(tmp_path: Path) -> None:
     assert find_english_model(tmp_path) is None
     miniature_model(tmp_path / "vosk-model-small-ko-0.22")
     assert find_english_model(tmp_path) is None  # Korean is not English
@@ -147,8 +146,12 @@ def test_auto_picks_a_usable_english_model_preferring_a_small_one_with_grammar(
               if not name.startswith("graph/")}
     static["graph/HCLG.fst"] = bytes.fromhex("d6fdb27e") + b"x" * 5000
     miniature_model(tmp_path / "vosk-model-en-us-0.22", static)
-    assert find_english_model(tmp_path) == tmp_path / "vosk-model-en-us-0.22"
+    assert describe_model(tmp_path / "vosk-model-en-us-0.22").problem is None
+    assert find_english_model(tmp_path) is None  # a static graph cannot be narrowed
     miniature_model(tmp_path / "vosk-model-small-en-us-0.15")
+    assert find_english_model(tmp_path) == tmp_path / "vosk-model-small-en-us-0.15"
+    bigger = miniature_model(tmp_path / "vosk-model-en-us-0.22-lgraph")
+    (bigger / "graph/Gr.fst").write_bytes(bytes.fromhex("d6fdb27e") + b"y" * 5000)
     assert find_english_model(tmp_path) == tmp_path / "vosk-model-small-en-us-0.15"
     broken = miniature_model(tmp_path / "vosk-model-small-en-gb-0.1")
     (broken / "am/final.mdl").unlink()

@@ -27,7 +27,7 @@ from voicespit.speech.models import (
     default_models_dir,
     find_english_model,
 )
-from voicespit.speech.recognizer import Recognition
+from voicespit.speech.recognizer import Recognition, Recognizer
 from voicespit.speech.vosk_recognizer import VoskRecognizer
 
 BLOCK = 3_200
@@ -37,6 +37,11 @@ BLOCK = 3_200
 def recognizer(phrases: Sequence[str] = KOREAN_PHRASES, **options: float | None) -> VoskRecognizer:
     model = loaded_korean_model()
     return VoskRecognizer(model.path, phrases, model=model, **options)  # type: ignore[arg-type]
+
+
+def test_it_is_a_recognizer_in_the_shared_sense() -> None:
+    engine: Recognizer = recognizer()  # mypy checks the protocol; the name is spoken at start
+    assert engine.name == "vosk"
 
 
 def stream(engine: VoskRecognizer, pcm: bytes, block: int = BLOCK) -> list[Recognition]:
@@ -151,6 +156,12 @@ def test_reset_forgets_the_utterance_in_progress() -> None:
     engine.reset()
     assert finals(stream(engine, SILENCE * 2)) == []
     assert engine.finish() == []
+
+
+def test_a_player_who_never_pauses_is_cut_off_after_max_utterance_seconds() -> None:
+    endless = b"".join(korean_speech("여덟 왼쪽")[:-3200] for _ in range(4))  # ~4.5 s, no pause
+    results = [r for r in stream(recognizer(max_utterance=1.5), SILENCE + endless) if r.is_final]
+    assert results and results[0].emitted_at <= 1.0 + 1.5 + 0.1
 
 
 def test_silence_gives_nothing_and_finish_flushes_a_command_cut_off_by_the_stream_end() -> None:

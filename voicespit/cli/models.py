@@ -84,7 +84,7 @@ def _list(models_dir: Path, *, as_json: bool) -> int:
             continue
         notes = [_language(model), f"{model.size_bytes / 1e6:,.0f} MB"]
         if not model.supports_grammar:
-            notes.append("no grammar support")
+            notes.append("cannot be narrowed to the commands, so not used")
         if model.path == chosen:
             notes.append("used by auto")
         print(f"  {model.name}: {', '.join(notes)}")

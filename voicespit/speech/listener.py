@@ -182,7 +182,8 @@ class Listener:
         for result in results or []:
             mapped = self._timeline.to_source(result)
             if mapped.is_final:
-                self.gate.utterance_finished(self.clock.now())
+                if mapped.text:  # a cough must not close a push-to-talk window
+                    self.gate.utterance_finished(self.clock.now())
                 self._activity.reset_utterance()
                 self._callback(self._on_result, mapped)
             elif self._on_partial is not None:

@@ -165,18 +165,17 @@ def list_models(models_dir: Path) -> list[ModelInfo]:
 
 
 def find_english_model(models_dir: Path) -> Path | None:
-    """The usable English model to use for `auto`, or None.
+    """The English model `auto` should use, or None.
 
-    Prefers a model that accepts a grammar (decoding narrowed to the commands is
-    both faster and more accurate), then the smallest (quicker to load), then by name.
+    Only a model that accepts a grammar qualifies (VoiceSpit narrows decoding to the
+    commands; the large static-graph models cannot be narrowed and run slower than
+    real time here); among those the smallest (quickest to load), then by name.
     """
     candidates = [model for model in list_models(models_dir)
-                  if model.problem is None and model.is_english]
+                  if model.problem is None and model.is_english and model.supports_grammar]
     if not candidates:
         return None
-    best = min(candidates, key=lambda model: (not model.supports_grammar, model.size_bytes,
-                                             model.name))
-    return best.path
+    return min(candidates, key=lambda model: (model.size_bytes, model.name)).path
 
 
 def language_from_name(name: str) -> str | None:
