@@ -198,6 +198,19 @@ def test_with_reconnection_listening_resumes_after_the_device_returns() -> None:
     assert heard.texts == ["여덟 왼쪽", "오른쪽", "멈춤"]
 
 
+def test_stop_while_waiting_to_reconnect_ends_at_once() -> None:
+    clock = FakeClock()
+    heard = Heard()
+    listener = Listener(PacedSource(THREE, clock, fail_at=0), vosk(), ListeningGate(), heard,
+                        clock, on_error=heard.errors.append, reconnect_after=1000.0)
+    listener.start()
+    deadline = time.monotonic() + 10
+    while not heard.errors and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert listener.is_running
+    assert listener.stop(timeout=2.0)
+
+
 def test_a_failing_result_handler_is_reported_and_listening_goes_on() -> None:
     heard = Heard()
 

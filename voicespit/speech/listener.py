@@ -119,19 +119,18 @@ class Listener:
             while not self._stopping.is_set():
                 try:
                     ended = self._pump(self.source.blocks())
-                except _RecognizerFailedError as failure:
-                    self._report(ListenerError(f"the recognizer failed ({failure.cause}); "
-                                               "voice input has stopped"))
-                    return
+                except _RecognizerFailedError:
+                    raise
                 except Exception as error:  # the device: report, and maybe try again
-                    if not self._source_failed(error):
-                        return
-                    continue
+                    if self._source_failed(error):
+                        continue
+                    return
                 if ended:
                     self._deliver(self._call_recognizer(self.recognizer.finish))
                 return
         except _RecognizerFailedError as failure:
-            self._report(ListenerError(f"the recognizer failed ({failure.cause})"))
+            self._report(ListenerError(f"the recognizer failed ({failure.cause}); "
+                                       "voice input has stopped"))
         finally:
             self._finished.set()
 
@@ -212,6 +211,8 @@ class Listener:
         if self.reconnect_after is None:
             return False
         self._wakeup.clear()
+        if self._stopping.is_set():  # stop() came before the clear: do not wait for the timer
+            return False
         timer = self.clock.call_later(self.reconnect_after, self._wakeup.set)
         self._wakeup.wait()
         timer.cancel()
