@@ -1,0 +1,134 @@
+"""Is someone speaking? A small energy detector with an adaptive noise floor.
+
+Used where a decision must not wait for the recognizer: ending a command soon
+after the player stops talking (Vosk's own endpoint waits about a second of
+silence), and not feeding the recognizer the second half of a word the player
+began while the game was speaking.
+
+Levels are measured per 10 ms frame in dB relative to full scale. The noise
+floor follows the quietest recent frames: it drops at once to a quieter frame
+and rises slowly, so a steady fan or hum is learnt within seconds while a
+spoken word (loud for a fraction of a second) barely moves it. A frame counts
+as speech when it stands `margin_db` above the floor and above an absolute
+minimum, so digital silence or a faint hiss is never speech.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from voicespit.speech.recognizer import SAMPLE_RATE
+
+FRAME_SAMPLES = SAMPLE_RATE // 100
+"""10 ms frames: short enough to time the end of speech, long enough to average noise."""
+
+FRAME_SECONDS = FRAME_SAMPLES / SAMPLE_RATE
+
+_SILENCE_DB = -100.0
+"""The level given to digital silence (log of zero)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActivitySettings:
+    margin_db: float = 12.0
+    """How far above the noise floor a frame must be to count as speech."""
+    minimum_db: float = -55.0
+    """No frame quieter than this is speech, whatever the floor (a whisper at arm's length)."""
+    onset_frames: int = 3
+    """Consecutive loud frames that start speech, so a click or a tap is not a word."""
+    floor_rise_db_per_second: float = 1.5
+    """How fast the floor climbs while the room is loud (a louder fan is learnt in seconds)."""
+    floor_follow: float = 0.05
+    """Fraction of the gap the floor closes per quiet frame, toward the level of that frame."""
+
+
+class VoiceActivity:
+    """Feeds on 16 kHz s16le audio; tells whether, when, and how long ago speech was heard.
+
+    Times are seconds of audio fed since creation (the stream's own timeline).
+    `reset_utterance()` forgets the speech heard so far but keeps the noise floor,
+    which belongs to the room rather than to one utterance.
+    """
+
+    def __init__(self, settings: ActivitySettings | None = None) -> None:
+        self.settings = settings or ActivitySettings()
+        self._floor_db: float | None = None
+        self._pending = b""
+        self._frames = 0
+        self._loud_run = 0
+        self._in_speech = False
+        self.speech_started_at: float | None = None
+        """Stream time at which the current utterance's speech began (None: none yet)."""
+        self.last_speech_at: float | None = None
+        """Stream time of the end of the last speech frame in the current utterance."""
+
+    @property
+    def now(self) -> float:
+        """Stream time of the end of the audio fed so far (whole frames)."""
+        return self._frames * FRAME_SECONDS
+
+    @property
+    def heard_speech(self) -> bool:
+        return self.speech_started_at is not None
+
+    @property
+    def is_speaking(self) -> bool:
+        """True while the latest frames are speech."""
+        return self._in_speech
+
+    @property
+    def trailing_quiet(self) -> float:
+        """Seconds since the last speech frame of this utterance (0 while speaking or before)."""
+        if self.last_speech_at is None or self._in_speech:
+            return 0.0
+        return self.now - self.last_speech_at
+
+    @property
+    def noise_floor_db(self) -> float | None:
+        return self._floor_db
+
+    def reset_utterance(self) -> None:
+        self.speech_started_at = None
+        self.last_speech_at = None
+        self._loud_run = 0
+        self._in_speech = False
+
+    def feed(self, pcm: bytes) -> None:
+        data = self._pending + pcm
+        usable = len(data) - len(data) % (2 * FRAME_SAMPLES)
+        self._pending = data[usable:]
+        if not usable:
+            return
+        samples = np.frombuffer(data[:usable], dtype="<i2").astype(np.float64)
+        frames = samples.reshape(-1, FRAME_SAMPLES)
+        power = np.mean(frames * frames, axis=1) / (32768.0 * 32768.0)
+        for frame_power in power.tolist():
+            self._feed_frame(10.0 * math.log10(frame_power) if frame_power > 0 else _SILENCE_DB)
+
+    def _feed_frame(self, level_db: float) -> None:
+        settings = self.settings
+        self._frames += 1
+        if self._floor_db is None:
+            self._floor_db = level_db
+        threshold = max(self._floor_db + settings.margin_db, settings.minimum_db)
+        is_loud = level_db >= threshold
+        if level_db < self._floor_db:
+            self._floor_db = level_db
+        elif is_loud:
+            self._floor_db += settings.floor_rise_db_per_second * FRAME_SECONDS
+        else:
+            self._floor_db += settings.floor_follow * (level_db - self._floor_db)
+
+        if is_loud:
+            self._loud_run += 1
+            if self._loud_run >= settings.onset_frames:
+                if not self._in_speech and self.speech_started_at is None:
+                    self.speech_started_at = self.now - self._loud_run * FRAME_SECONDS
+                self._in_speech = True
+                self.last_speech_at = self.now
+        else:
+            self._loud_run = 0
+            self._in_speech = False

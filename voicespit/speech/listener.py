@@ -1,0 +1,263 @@
+"""The listening thread: audio source -> listening gate -> recognizer -> callback.
+
+One thread reads blocks from an `AudioSource`, asks the `ListeningGate` whether
+each may be heard, feeds those to the `Recognizer`, and hands final results to
+`on_result` (partials to `on_partial` if given). It never touches game state: the
+callbacks post to the match's queue.
+
+**An utterance the gate cuts is dropped whole.** When audio stops being admitted
+(the game started talking over the player), the recognizer is reset, so the
+first half of a command is never decoded as a command. When audio is admitted
+again, the listener waits until the player has been quiet for
+`resume_after_quiet` seconds (longer than the pause between two words of one
+command) before feeding the recognizer, so the rest of that command is not
+decoded either. After `resync_limit` seconds of continuous sound it gives up
+waiting: a noisy room must not make the game deaf.
+
+**Times.** The gate works in clock time; blocks carry stream time. The offset
+between the two is estimated as the smallest (arrival time - end of block) seen
+over recent blocks: a block can arrive late (the reader fell behind) but never
+before it was recorded, so the smallest delay is the truest. Results are
+reported on the source's stream timeline, although the recognizer only saw the
+admitted stretches of it.
+
+**Errors.** A failing source (a microphone unplugged) is reported to `on_error`
+and, if `reconnect_after` is set, tried again after that many seconds; an error
+in the recognizer is reported and ends the listener; an error in a callback is
+reported and listening goes on. Nothing dies silently.
+"""
+
+from __future__ import annotations
+
+import bisect
+import collections
+import contextlib
+import dataclasses
+import threading
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+from voicespit.clock import Clock
+from voicespit.errors import VoiceSpitError
+from voicespit.speech.activity import VoiceActivity
+from voicespit.speech.audio import AudioBlock, AudioSource
+from voicespit.speech.gate import ListeningGate
+from voicespit.speech.recognizer import Recognition, Recognizer
+
+_T = TypeVar("_T")
+
+_OFFSET_WINDOW = 200
+"""Blocks over which the smallest arrival delay is taken (20 s of 100 ms blocks): long
+enough to include a block that arrived on time, short enough to follow clock drift."""
+
+
+class ListenerError(VoiceSpitError):
+    """Voice input failed; the message says what and whether listening goes on."""
+
+
+class Listener:
+    def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
+                 on_result: Callable[[Recognition], None], clock: Clock, *,
+                 on_partial: Callable[[Recognition], None] | None = None,
+                 on_error: Callable[[VoiceSpitError], None] | None = None,
+                 reconnect_after: float | None = None, resume_after_quiet: float = 0.2,
+                 resync_limit: float = 2.0) -> None:
+        self.source = source
+        self.recognizer = recognizer
+        self.gate = gate
+        self.clock = clock
+        self._on_result = on_result
+        self._on_partial = on_partial
+        self._on_error = on_error
+        self.reconnect_after = reconnect_after
+        self.resume_after_quiet = resume_after_quiet
+        self.resync_limit = resync_limit
+        self.errors: list[VoiceSpitError] = []
+        """Every error reported, in order (also passed to `on_error`)."""
+        self.blocks_heard = 0
+        self.blocks_ignored = 0
+        self.utterances_dropped = 0
+        """Utterances reset because the gate closed while the player was speaking."""
+        self._activity = VoiceActivity()
+        self._offsets: collections.deque[float] = collections.deque(maxlen=_OFFSET_WINDOW)
+        self._timeline = _Timeline()
+        self._fed_seconds = 0.0
+        self._feeding = False
+        self._resyncing = False
+        self._held_seconds = 0.0
+        self._source_healthy = True
+        self._stopping = threading.Event()
+        self._wakeup = threading.Event()
+        self._finished = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("a Listener starts once")
+        self._thread = threading.Thread(target=self._run, name="listener", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> bool:
+        """Stop listening and release the source; True when the thread has ended."""
+        self._stopping.set()
+        self._wakeup.set()
+        self.source.close()
+        return self.wait(timeout)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the thread to end (the source ran out, or stop()); True if it has."""
+        return self._finished.wait(timeout)
+
+    @property
+    def is_running(self) -> bool:
+        return self._thread is not None and not self._finished.is_set()
+
+    # The thread ----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while not self._stopping.is_set():
+                try:
+                    ended = self._pump(self.source.blocks())
+                except _RecognizerFailedError:
+                    raise
+                except Exception as error:  # the device: report, and maybe try again
+                    if self._source_failed(error):
+                        continue
+                    return
+                if ended:
+                    self._deliver(self._call_recognizer(self.recognizer.finish))
+                return
+        except _RecognizerFailedError as failure:
+            self._report(ListenerError(f"the recognizer failed ({failure.cause}); "
+                                       "voice input has stopped"))
+        finally:
+            self._finished.set()
+
+    def _pump(self, blocks: Iterator[AudioBlock]) -> bool:
+        """Handle blocks until the source ends (True) or stop() is called (False)."""
+        for block in blocks:
+            if self._stopping.is_set():
+                return False
+            self._handle(block)
+        return not self._stopping.is_set()
+
+    def _handle(self, block: AudioBlock) -> None:
+        arrival = self.clock.now()
+        self._source_healthy = True
+        self._offsets.append(arrival - (block.start + block.duration))
+        offset = min(self._offsets)
+        self._activity.feed(block.pcm)
+        if not self.gate.admits(offset + block.start, offset + block.start + block.duration):
+            self.blocks_ignored += 1
+            if self._feeding:
+                if self._activity.heard_speech:
+                    self.utterances_dropped += 1
+                self._call_recognizer(self.recognizer.reset)
+            self._feeding = False
+            self._resyncing = True
+            self._held_seconds = 0.0
+            return
+        if self._resyncing:
+            self._held_seconds += block.duration
+            activity = self._activity
+            # A pause between two words of one command is shorter than resume_after_quiet.
+            mid_command = activity.heard_speech and (
+                activity.is_speaking or activity.trailing_quiet < self.resume_after_quiet)
+            if mid_command and self._held_seconds < self.resync_limit:
+                self.blocks_ignored += 1
+                return
+            self._resyncing = False
+            activity.reset_utterance()
+        if not self._feeding:
+            self._timeline.add(self._fed_seconds, block.start)
+            self._feeding = True
+        self.blocks_heard += 1
+        results = self._call_recognizer(lambda: self.recognizer.accept_audio(block.pcm))
+        self._fed_seconds += block.duration
+        self._deliver(results)
+
+    def _deliver(self, results: list[Recognition] | None) -> None:
+        for result in results or []:
+            mapped = self._timeline.to_source(result)
+            if mapped.is_final:
+                if mapped.text:  # a cough must not close a push-to-talk window
+                    self.gate.utterance_finished(self.clock.now())
+                self._activity.reset_utterance()
+                self._callback(self._on_result, mapped)
+            elif self._on_partial is not None:
+                self._callback(self._on_partial, mapped)
+
+    def _callback(self, handler: Callable[[Recognition], None], result: Recognition) -> None:
+        try:
+            handler(result)
+        except Exception as error:
+            self._report(ListenerError(f"handling {result.text!r} failed ({error!r}); "
+                                       "still listening"))
+
+    def _call_recognizer(self, call: Callable[[], _T]) -> _T:
+        try:
+            return call()
+        except Exception as error:
+            raise _RecognizerFailedError(error) from error
+
+    def _source_failed(self, error: Exception) -> bool:
+        """Report a source failure; True to try the source again."""
+        if not isinstance(error, VoiceSpitError):
+            error = ListenerError(f"voice input failed ({error!r})")
+        if self._source_healthy or self.reconnect_after is None:
+            self._report(error)  # once per outage, not at every failed reconnection
+        self._source_healthy = False
+        if self.reconnect_after is None:
+            return False
+        self._wakeup.clear()
+        if self._stopping.is_set():  # stop() came before the clear: do not wait for the timer
+            return False
+        timer = self.clock.call_later(self.reconnect_after, self._wakeup.set)
+        self._wakeup.wait()
+        timer.cancel()
+        self._feeding = False
+        self._offsets.clear()  # the gap broke the link between stream time and the clock
+        self._call_recognizer(self.recognizer.reset)
+        return not self._stopping.is_set()
+
+    def _report(self, error: VoiceSpitError) -> None:
+        self.errors.append(error)
+        if self._on_error is not None:
+            # A broken error handler must not hide the error itself (it is in self.errors).
+            with contextlib.suppress(Exception):
+                self._on_error(error)
+
+
+class _RecognizerFailedError(Exception):
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+class _Timeline:
+    """Maps the recognizer's timeline (only admitted audio) back onto the source's."""
+
+    def __init__(self) -> None:
+        self._recognizer_starts: list[float] = []
+        self._source_starts: list[float] = []
+
+    def add(self, recognizer_time: float, source_time: float) -> None:
+        self._recognizer_starts.append(recognizer_time)
+        self._source_starts.append(source_time)
+        if len(self._recognizer_starts) > 1000:  # results only ever look a few segments back
+            del self._recognizer_starts[:500], self._source_starts[:500]
+
+    def source_time(self, recognizer_time: float) -> float:
+        if not self._recognizer_starts:
+            return recognizer_time
+        index = max(0, bisect.bisect_right(self._recognizer_starts, recognizer_time + 1e-9) - 1)
+        return self._source_starts[index] + recognizer_time - self._recognizer_starts[index]
+
+    def to_source(self, result: Recognition) -> Recognition:
+        def convert(time: float | None) -> float | None:
+            return None if time is None else self.source_time(time)
+
+        return dataclasses.replace(result, speech_start=convert(result.speech_start),
+                                   speech_end=convert(result.speech_end),
+                                   emitted_at=self.source_time(result.emitted_at))
