@@ -18,6 +18,7 @@ from voicespit.errors import VoiceSpitError
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "simulate": ("voicespit.cli.simulate", "play computer-versus-computer games at full speed"),
+    "narrate": ("voicespit.cli.narrate", "render a computer-versus-computer game to a stereo WAV"),
 }
 
 
