@@ -86,3 +86,16 @@ def test_rendering_prints_nothing_on_stdout(renderer: Pyttsx3Renderer,
 
 def test_empty_text_is_silence(renderer: Pyttsx3Renderer) -> None:
     assert len(renderer.render(" \x01 ", YOUR_VOICE, 200)) == 0
+
+
+def test_a_new_renderer_speaks_in_your_voice_whatever_the_last_one_chose(
+        renderer: Pyttsx3Renderer) -> None:
+    rate = renderer.sample_rate
+    yours = fundamental(renderer.render(PHRASE, YOUR_VOICE, 200), rate)
+    renderer.render("Opponent's turn last.", OPPONENT_VOICE, 200)
+    fresh = Pyttsx3Renderer()  # pyttsx3 gives it the same engine, opponent's voice selected
+    try:
+        again = fundamental(fresh.render(PHRASE, YOUR_VOICE, 200), rate)
+    finally:
+        fresh.close()
+    assert again == pytest.approx(yours, rel=0.1)

@@ -9,6 +9,10 @@ this adapter:
 
 - Synthesis is asynchronous: `runAndWait()` can return before the WAV file is
   complete, so we wait for pyttsx3's "finished-utterance" notification.
+- Each `runAndWait()` first calls the driver's `stop()`; if espeak still reports
+  "playing" just after the previous utterance's last callback, that leaves a flag
+  that cancels the *next* utterance (finished, completed=False). We wait for
+  espeak to go idle after each utterance, and render again if one is cancelled.
 - Rate and pitch set with `setProperty` take effect erratically (sometimes one
   utterance late, sometimes not at all: espeak's command queue races with the
   property calls). espeak's embedded commands in the text itself (Ctrl-A, a
@@ -27,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 import wave
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +46,10 @@ Mono = npt.NDArray[np.float32]
 ESPEAK_RATE: Final = 22_050
 _ENGINE_LOCK = threading.Lock()
 """espeak is one engine per process; every render goes through it in turn."""
+_ENGINE_DEFAULT_VOICE: list[str] = []
+"""The engine's own voice when this process first saw it. pyttsx3 hands every
+caller the same engine, so a later renderer would otherwise take the voice an
+earlier one left selected (the opponent's) for the default."""
 
 
 class SpeechRenderError(VoiceSpitError):
@@ -100,6 +109,8 @@ class Pyttsx3Renderer:
         if driver_module is not None:
             _shadow_print(driver_module)
         self._embedded_commands = self._engine.driver_name == "espeak"
+        espeak = sys.modules.get("pyttsx3.drivers._espeak")
+        self._is_playing = getattr(espeak, "IsPlaying", None) if espeak else None
         self.sample_rate = ESPEAK_RATE
         self._timeout = timeout
         self._finished = threading.Event()
@@ -107,7 +118,9 @@ class Pyttsx3Renderer:
         self._tokens = [self._engine.connect("finished-utterance", self._on_finished),
                         self._engine.connect("error", self._on_error)]
         self._error: object = None
-        self.default_voice = str(self._engine.getProperty("voice") or "")
+        if not _ENGINE_DEFAULT_VOICE:
+            _ENGINE_DEFAULT_VOICE.append(str(self._engine.getProperty("voice") or ""))
+        self.default_voice = _ENGINE_DEFAULT_VOICE[0]
         shm = Path("/dev/shm")
         self._directory = Path(tempfile.mkdtemp(prefix="voicespit-tts-",
                                                 dir=shm if shm.is_dir() else None))
@@ -118,7 +131,12 @@ class Pyttsx3Renderer:
         self._cache_size = cache_size
         self.renders = 0
         """How many utterances went through the engine (cache misses)."""
+        self.retries = 0
+        """Utterances the engine cancelled or lost and we rendered again."""
         self.voice_errors: list[str] = []
+        # pyttsx3 keeps one engine per process: a renderer made earlier may have left
+        # another voice selected, so choose ours explicitly.
+        self._set_voice(None)
 
     def _on_finished(self, name: object = None, completed: bool = True, **_: object) -> None:
         self._completed = bool(completed)
@@ -153,13 +171,7 @@ class Pyttsx3Renderer:
             else:
                 engine.setProperty("rate", rate)
                 spoken = text
-            self._count += 1
-            path = self._directory / f"utterance-{self._count}.wav"
-            self._finished.clear()
-            engine.save_to_file(spoken, str(path))
-            engine.runAndWait()
-            if not self._finished.wait(self._timeout) or not self._completed:
-                raise SpeechRenderError(f"the speech engine did not finish {text!r}")
+            path = self._utter(spoken, text)
             self.renders += 1
             try:
                 with wave.open(str(path), "rb") as recording:
@@ -171,6 +183,31 @@ class Pyttsx3Renderer:
             finally:
                 path.unlink(missing_ok=True)
         return (np.frombuffer(frames, dtype="<i2").astype(np.float32) / 32768.0)
+
+    def _utter(self, spoken: str, text: str, attempts: int = 3) -> Path:
+        """One utterance to a file; returns its path once pyttsx3 says it is complete."""
+        for attempt in range(attempts):
+            self._count += 1
+            path = self._directory / f"utterance-{self._count}.wav"
+            self._finished.clear()
+            self._engine.save_to_file(spoken, str(path))
+            self._engine.runAndWait()
+            finished = self._finished.wait(self._timeout)
+            self._wait_until_idle()
+            if finished and self._completed:
+                return path
+            path.unlink(missing_ok=True)
+            if attempt + 1 < attempts:
+                self.retries += 1
+        raise SpeechRenderError(f"the speech engine did not finish {text!r}")
+
+    def _wait_until_idle(self, limit: float = 1.0) -> None:
+        """Let espeak finish its own bookkeeping before the next utterance (see above)."""
+        if self._is_playing is None:
+            return
+        deadline = time.monotonic() + limit
+        while self._is_playing() and time.monotonic() < deadline:
+            time.sleep(0.0005)
 
     def _set_voice(self, name: str | None) -> None:
         """Switch voices; an unknown name falls back to the default (pitch still differs)."""
