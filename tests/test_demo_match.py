@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
+from voicespit.audio.demo_match import DemoMatch
 from voicespit.clock import FakeClock
-from voicespit.demo_match import DemoMatch
 from voicespit.engine import Rules
 from voicespit.engine.events import GameOver, RoundOver
 from voicespit.match_events import IntentRefused, SlapWindowOpened, SpitCountdown, Stamped

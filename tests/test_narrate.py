@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from voicespit.audio.narrate import NarrateResult, narrate_game
 from voicespit.audio.timeline import Placed
 from voicespit.cli import main
 from voicespit.engine import Rules
-from voicespit.narrate import NarrateResult, narrate_game
 
 
 @dataclass

@@ -129,7 +129,7 @@ def test_the_audio_modules_load_without_pyttsx3_or_sounddevice() -> None:
         "sys.modules['sounddevice'] = None\n"
         "import voicespit.narration, voicespit.audio.earcons, voicespit.audio.output\n"
         "import voicespit.audio.speaker, voicespit.audio.timeline, voicespit.audio.announcer\n"
-        "import voicespit.narrate, voicespit.cli.narrate\n"
+        "import voicespit.audio.narrate, voicespit.cli.narrate\n"
         "from voicespit.audio.output import Mixer, open_output\n"
         "output = open_output(Mixer(), report=print)\n"
         "print('silent' if output.is_silent else 'device')\n"

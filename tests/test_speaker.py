@@ -17,19 +17,20 @@ import numpy as np
 import pytest
 
 from voicespit.audio.output import Mixer, PacedOutput
-from voicespit.audio.reports import HeardTracker
+from voicespit.audio.reports import HeardTracker, SpeechSettings
 from voicespit.audio.speaker import LiveSpeaker, RecordingSpeaker
 from voicespit.audio.tts import YOUR_VOICE, Pyttsx3Renderer
 from voicespit.narration import Announcement, Cue, Priority
 
 LONG = "Round one. Your cards: queen, nine, seven, three, queen."
 BLOCK = 128
+RATE = SpeechSettings().rate
 
 
 @pytest.fixture(scope="module")
 def renderer() -> Iterator[Pyttsx3Renderer]:
     speech = Pyttsx3Renderer()
-    speech.render("Warming up.", YOUR_VOICE, 200)
+    speech.render("Warming up.", YOUR_VOICE, RATE)
     yield speech
     speech.close()
 
@@ -110,7 +111,7 @@ def test_a_burst_of_pile_changes_speaks_only_the_newest_top(
     # The recording itself: "Left: nine." was played in full, no older top at all.
     heard = ears.recording()[:, 0]
     for rank in ranks:
-        template = renderer.render(f"Left: {rank}.", ears.speaker.settings.voice_for(1), 200)
+        template = renderer.render(f"Left: {rank}.", ears.speaker.settings.voice_for(1), RATE)
         _, match = locate(heard, template)
         if rank == "nine":
             assert match > 0.99, "the newest top is in the recording, whole"
@@ -127,7 +128,7 @@ def test_urgent_words_cut_in_within_100_ms(ears: Ears, renderer: Pyttsx3Renderer
     raised = time.monotonic()
     ears.speaker.say(Announcement(urgent_text, "refusal", Priority.URGENT, sequence=2))
     assert ears.speaker.wait_until_idle(10.0)
-    template = renderer.render(urgent_text, YOUR_VOICE, 200)
+    template = renderer.render(urgent_text, YOUR_VOICE, RATE)
     frame, match = locate(ears.recording()[:, 0], template)
     assert match > 0.99
     cut_in = ears.time_of_frame(frame) - raised
@@ -136,7 +137,7 @@ def test_urgent_words_cut_in_within_100_ms(ears: Ears, renderer: Pyttsx3Renderer
     statuses = [(status, a.text) for status, a in ears.speaker.history]
     assert statuses == [("cut", LONG), ("spoken", urgent_text)]
     # The second half of the cut speech was never heard at all.
-    long_template = renderer.render(LONG, YOUR_VOICE, 200)
+    long_template = renderer.render(LONG, YOUR_VOICE, RATE)
     assert locate(ears.recording()[:, 0], long_template[len(long_template) // 2:])[1] < 0.9
 
 

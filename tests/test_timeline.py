@@ -12,6 +12,7 @@ import pytest
 
 from voicespit.audio.earcons import SAMPLE_RATE
 from voicespit.audio.output import DUCK_DEPTH
+from voicespit.audio.reports import SpeechSettings
 from voicespit.audio.timeline import Timeline, TimelineSpeaker
 from voicespit.audio.tts import Pyttsx3Renderer
 from voicespit.clock import FakeClock
@@ -141,3 +142,15 @@ def test_speech_is_ducked_under_a_cue_in_the_mix() -> None:
     under_cue = round(0.05 * SAMPLE_RATE) + 500
     assert mixed[100] == pytest.approx(0.5)
     assert mixed[under_cue] == pytest.approx(0.5 * (1 - DUCK_DEPTH))
+
+
+def test_with_earcons_off_only_words_are_heard(renderer: Pyttsx3Renderer,
+                                               clock: FakeClock) -> None:
+    quiet = TimelineSpeaker(renderer, Timeline(SAMPLE_RATE), clock,
+                            settings=SpeechSettings(earcons=False), speech_delay=0.0)
+    heard: list[int] = []
+    quiet.on_announcement_finished(heard.append)
+    quiet.say(play("nine", sequence=1))
+    run_out(clock)
+    assert [(p.kind, p.start) for p in quiet.timeline.entries] == [("speech", 0.0)]
+    assert heard == [1]

@@ -72,10 +72,12 @@ class HeardTracker:
 class SpeechSettings:
     """Rate, volume and a voice per seat: from config, and changed by voice command."""
 
-    rate: int = 200
-    """Words a minute."""
+    rate: int = 175
+    """Words a minute (espeak's own default, and config's `output.rate`)."""
     volume: float = 1.0
     """0..1, applied to speech and earcons alike."""
+    earcons: bool = True
+    """False: words only (config's `output.earcons`)."""
     voices: dict[int | None, Voice] = field(
         default_factory=lambda: {None: YOUR_VOICE, 0: YOUR_VOICE, 1: OPPONENT_VOICE})
     """By seat: 0 you (and the game, None), 1 the opponent."""

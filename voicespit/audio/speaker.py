@@ -72,9 +72,13 @@ class Speaker(Protocol):
     def close(self) -> None: ...
 
 
-def speech_parts(announcement: Announcement) -> int:
+def plays_cue(announcement: Announcement, settings: SpeechSettings) -> bool:
+    return announcement.cue is not None and settings.earcons
+
+
+def speech_parts(announcement: Announcement, settings: SpeechSettings) -> int:
     """How many things must end before it counts as heard: its cue and its words."""
-    return (announcement.cue is not None) + bool(announcement.text)
+    return plays_cue(announcement, settings) + bool(announcement.text)
 
 
 MAX_CUE_WAIT = 0.2
@@ -169,11 +173,11 @@ class LiveSpeaker(SpeakerBase):
         with self._cond:
             if self._closed:
                 return
-            parts = speech_parts(announcement)
+            parts = speech_parts(announcement, self.settings)
             if announcement.sequence is not None and parts:
                 self._tracker.expect(announcement.sequence, parts)
             words_after = requested
-            if announcement.cue is not None:
+            if plays_cue(announcement, self.settings):
                 words_after = self._play_cue(announcement, requested, volume)
             if not announcement.text:
                 return

@@ -22,7 +22,13 @@ import numpy.typing as npt
 from voicespit.audio.earcons import EarconBank, Stereo
 from voicespit.audio.output import DUCK_DEPTH, FADE_SECONDS, duck_amount, resample
 from voicespit.audio.reports import HeardTracker, SpeakerBase, SpeechSettings
-from voicespit.audio.speaker import SPEECH_GAIN, CueSpacing, is_urgent, speech_parts
+from voicespit.audio.speaker import (
+    SPEECH_GAIN,
+    CueSpacing,
+    is_urgent,
+    plays_cue,
+    speech_parts,
+)
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
 from voicespit.audio.tts import SpeechRenderer
 from voicespit.clock import Clock, Timer
@@ -163,11 +169,11 @@ class TimelineSpeaker(SpeakerBase):
 
     def say(self, announcement: Announcement) -> None:
         now = self.clock.now()
-        parts = speech_parts(announcement)
+        parts = speech_parts(announcement, self.settings)
         if announcement.sequence is not None and parts:
             self._tracker.expect(announcement.sequence, parts)
         volume = self.settings.volume
-        if announcement.cue is not None:
+        if announcement.cue is not None and plays_cue(announcement, self.settings):
             cue = self.earcons.sound(announcement.cue, announcement.rank, announcement.pan)
             start = self._spacing.cue_start(now, len(cue) / self.timeline.sample_rate,
                                             is_urgent(announcement))

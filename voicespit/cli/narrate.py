@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from voicespit.audio.narrate import narrate_game
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, SpeechSettings
 from voicespit.cli.arguments import seed_value
 from voicespit.engine import Rules
-from voicespit.narrate import narrate_game
 from voicespit.narration import Verbosity
 
 
@@ -33,8 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
                         help="a rule variant, e.g. stockpiles=4 (repeatable)")
     parser.add_argument("--verbosity", choices=[v.value for v in Verbosity], default="normal")
-    parser.add_argument("--rate", type=_rate, default=200, metavar="WPM",
-                        help="speech rate in words a minute (default 200)")
+    parser.add_argument("--rate", type=_rate, default=SpeechSettings.rate, metavar="WPM",
+                        help=f"speech rate in words a minute (default {SpeechSettings.rate})")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from voicespit.audio.announcer import Announcer, TextMirror
+from voicespit.audio.demo_match import DemoMatch
 from voicespit.audio.earcons import SAMPLE_RATE
 from voicespit.audio.reports import SpeechSettings
 from voicespit.audio.timeline import Timeline, TimelineSpeaker
 from voicespit.audio.tts import Pyttsx3Renderer, SpeechRenderer
 from voicespit.clock import FakeClock
-from voicespit.demo_match import DemoMatch
 from voicespit.engine import Rules
 from voicespit.engine.events import CardPlayed
 from voicespit.errors import VoiceSpitError
