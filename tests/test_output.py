@@ -140,3 +140,26 @@ def test_the_audio_modules_load_without_pyttsx3_or_sounddevice() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "silent"
     assert "sound output unavailable" in done.stdout
+
+
+def test_words_start_on_the_very_frame_their_cue_ends() -> None:
+    mixer = Mixer(RATE)
+    started: list[float] = []
+    cue = mixer.play(constant(300, 0.2))
+    mixer.play(constant(200, 0.5), on_start=started.append, is_speech=True, after=cue)
+    out = np.concatenate([mixer.render(128, at=i * 128 / RATE) for i in range(5)])[:, 0]
+    assert np.allclose(out[:300], 0.2) and np.allclose(out[300:500], 0.5)
+    assert np.allclose(out[500:], 0.0)
+    assert started == [pytest.approx(300 / RATE)]
+
+
+def test_a_sound_stopped_before_it_began_is_never_heard() -> None:
+    mixer = Mixer(RATE)
+    cue = mixer.play(constant(300, 0.2))
+    ended: list[tuple[float, bool]] = []
+    words = mixer.play(constant(200, 0.5), on_start=lambda at: ended.append((at, True)),
+                       on_finish=lambda at, done: ended.append((at, done)), after=cue)
+    words.stop()
+    out = mixer.render(1024, at=0.0)[:, 0]
+    assert np.allclose(out[:300], 0.2) and np.allclose(out[300:], 0.0)
+    assert ended == [(0.0, False)]

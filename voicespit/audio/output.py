@@ -67,11 +67,15 @@ class NoOutputDeviceError(VoiceSpitError):
 class Playing:
     """One sound in the mixer. `stop()` is safe from any thread."""
 
-    __slots__ = ("_stop", "cue_from", "is_speech", "on_finish", "on_start", "position", "samples")
+    __slots__ = ("_stop", "after", "cue_from", "is_speech", "on_finish", "on_start", "position",
+                 "samples")
 
     def __init__(self, samples: Stereo, on_start: StartListener | None,
-                 on_finish: FinishListener | None, is_speech: bool, cue_from: int) -> None:
+                 on_finish: FinishListener | None, is_speech: bool, cue_from: int,
+                 after: Playing | None) -> None:
         self.samples = samples
+        self.after = after
+        """Start on the very frame this other sound ends (words after their own cue)."""
         self.is_speech = is_speech
         """Speech is ducked under cues; anything else is a cue and ducks speech."""
         self.cue_from = cue_from
@@ -100,9 +104,9 @@ class Mixer:
 
     def play(self, samples: Stereo, on_start: StartListener | None = None,
              on_finish: FinishListener | None = None, is_speech: bool = False,
-             cue_from: int = 0) -> Playing:
-        """Start a stereo sound (frames x 2) at the next block."""
-        playing = Playing(samples, on_start, on_finish, is_speech, cue_from)
+             cue_from: int = 0, after: Playing | None = None) -> Playing:
+        """Start a stereo sound (frames x 2) at the next block, or where `after` ends."""
+        playing = Playing(samples, on_start, on_finish, is_speech, cue_from, after)
         with self._lock:
             self._playing.append(playing)
         return playing
@@ -118,36 +122,58 @@ class Mixer:
         events: list[Callable[[], None]] = []
         with self._lock:
             speech_gain = self._speech_gain(frames)
+            ends = {id(p): self._frames_left(p) for p in self._playing}
             still: list[Playing] = []
             for playing in self._playing:
-                start = playing.position
-                if start == 0 and playing.on_start is not None:
-                    events.append(_bind_start(playing.on_start, at))
-                remaining = len(playing.samples) - start
-                if playing.stop_requested:
-                    count = min(remaining, self._fade_frames, frames)
-                    gain = np.linspace(1.0, 0.0, count, dtype=np.float32)
-                    finished, completed = True, False
-                else:
-                    count = min(remaining, frames)
-                    gain = np.ones(count, dtype=np.float32)
-                    completed = True
-                    finished = start + count >= len(playing.samples)
-                if playing.is_speech:
-                    gain *= speech_gain[:count]
-                block[:count] += playing.samples[start:start + count] * gain[:, None]
-                playing.position = len(playing.samples) if finished else start + count
-                if finished:
-                    if playing.on_finish is not None:
-                        end = at + count / self.sample_rate
-                        events.append(_bind_finish(playing.on_finish, end, completed))
-                else:
+                offset = 0
+                if playing.after is not None:
+                    offset = ends.get(id(playing.after), 0)
+                    if offset >= frames and not playing.stop_requested:
+                        still.append(playing)  # what it follows is still playing
+                        continue
+                    playing.after = None
+                finished = self._mix(playing, block, offset, speech_gain, at, events)
+                if not finished:
                     still.append(playing)
             self._playing = still
         np.clip(block, -1.0, 1.0, out=block)
         for event in events:
             event()
         return block
+
+    def _frames_left(self, playing: Playing) -> int:
+        left = len(playing.samples) - playing.position
+        return min(left, self._fade_frames) if playing.stop_requested else left
+
+    def _mix(self, playing: Playing, block: Stereo, offset: int,
+             speech_gain: npt.NDArray[np.float32], at: float,
+             events: list[Callable[[], None]]) -> bool:
+        """Add the sound's next frames to `block` from `offset`; True when it has ended."""
+        frames = len(block)
+        start = playing.position
+        if playing.stop_requested and start == 0:
+            if playing.on_finish is not None:  # stopped before a sample was heard
+                events.append(_bind_finish(playing.on_finish, at, False))
+            return True
+        if start == 0 and playing.on_start is not None:
+            events.append(_bind_start(playing.on_start, at + offset / self.sample_rate))
+        remaining = len(playing.samples) - start
+        if playing.stop_requested:
+            count = min(remaining, self._fade_frames, frames - offset)
+            gain = np.linspace(1.0, 0.0, count, dtype=np.float32)
+            finished, completed = True, False
+        else:
+            count = min(remaining, frames - offset)
+            gain = np.ones(count, dtype=np.float32)
+            finished, completed = start + count >= len(playing.samples), True
+        if playing.is_speech:
+            gain *= speech_gain[offset:offset + count]
+        block[offset:offset + count] += playing.samples[start:start + count] * gain[:, None]
+        playing.position = len(playing.samples) if finished else start + count
+        if finished and playing.on_finish is not None:
+            end = at + (offset + count) / self.sample_rate
+            events.append(_bind_finish(playing.on_finish, end, completed))
+        return finished
 
     def _speech_gain(self, frames: int) -> npt.NDArray[np.float32]:
         ducked = np.zeros(frames, dtype=np.float32)

@@ -125,10 +125,8 @@ class _Speech:
     """Cut because newer words on its topic came: never to be said again."""
     said_at: float = 0.0
     """When `say()` was called for it: the start of its latency."""
-    words_after: float = 0.0
-    """Its words start no earlier than this: the end of its own cue."""
-    lead: float = 0.0
-    """Seconds of silence put before the words to wait for the cue."""
+    cue: Playing | None = None
+    """Its own cue: the words start on the frame the cue ends."""
 
 
 class LiveSpeaker(SpeakerBase):
@@ -156,8 +154,8 @@ class LiveSpeaker(SpeakerBase):
         self._speaking = False
         self._delivering = False
         self._closed = False
-        self._timing: dict[int, tuple[float, float]] = {}
-        """id(announcement) -> (when it was said, when its words may start)."""
+        self._timing: dict[int, tuple[float, Playing | None]] = {}
+        """id(announcement) -> (when it was said, its cue playing)."""
         self._spacing = CueSpacing()
         self.history: list[tuple[str, Announcement]] = []
         self.latencies: list[float] = []
@@ -176,12 +174,12 @@ class LiveSpeaker(SpeakerBase):
             parts = speech_parts(announcement, self.settings)
             if announcement.sequence is not None and parts:
                 self._tracker.expect(announcement.sequence, parts)
-            words_after = requested
+            cue = None
             if plays_cue(announcement, self.settings):
-                words_after = self._play_cue(announcement, requested, volume)
+                cue = self._play_cue(announcement, requested, volume)
             if not announcement.text:
                 return
-            self._timing[id(announcement)] = (requested, words_after)
+            self._timing[id(announcement)] = (requested, cue)
             for stale in self._queue.push(announcement, requested):
                 self._drop("dropped", stale)
             current = self._current
@@ -225,8 +223,8 @@ class LiveSpeaker(SpeakerBase):
 
     # ---------------------------------------------------- with the lock held
 
-    def _play_cue(self, announcement: Announcement, now: float, volume: float) -> float:
-        """Start the cue (after the cue before it); returns when the words may start."""
+    def _play_cue(self, announcement: Announcement, now: float, volume: float) -> Playing:
+        """Start the cue, after the cue before it unless that would take too long."""
         assert announcement.cue is not None
         cue = self.earcons.sound(announcement.cue, announcement.rank, announcement.pan)
         rate = self.mixer.sample_rate
@@ -235,9 +233,8 @@ class LiveSpeaker(SpeakerBase):
         sound = np.concatenate([np.zeros((lead, 2), dtype=np.float32), cue]) if lead else cue
         if volume != 1.0:
             sound = sound * np.float32(volume)
-        self.mixer.play(sound, on_finish=lambda _at, _done: self._part_done(announcement),
-                        cue_from=lead)
-        return start + len(cue) / rate
+        return self.mixer.play(sound, on_finish=lambda _at, _done: self._part_done(announcement),
+                               cue_from=lead)
 
     def _interrupt(self, speech: _Speech, superseded: bool) -> None:
         speech.interrupted = True
@@ -291,8 +288,8 @@ class LiveSpeaker(SpeakerBase):
                 now = self._now()
                 self._reports.append(lambda: self._emit_finished(now))
             return None
-        said_at, words_after = self._timing.get(id(announcement), (0.0, 0.0))
-        self._current = _Speech(announcement, said_at=said_at, words_after=words_after)
+        said_at, cue = self._timing.get(id(announcement), (0.0, None))
+        self._current = _Speech(announcement, said_at=said_at, cue=cue)
         return self._current
 
     def _render_and_play(self, speech: _Speech) -> None:
@@ -315,18 +312,14 @@ class LiveSpeaker(SpeakerBase):
                 self._cond.notify_all()
                 return
             sound = centred(mono, SPEECH_GAIN * self.settings.volume)
-            lead = round(max(0.0, speech.words_after - self._now()) * self.mixer.sample_rate)
-            if lead:
-                sound = np.concatenate([np.zeros((lead, 2), dtype=np.float32), sound])
-            speech.lead = lead / self.mixer.sample_rate
             speech.playing = self.mixer.play(
                 sound, on_start=lambda at: self._speech_started(speech, at),
                 on_finish=lambda at, completed: self._speech_finished(speech, at, completed),
-                is_speech=True)
+                is_speech=True, after=speech.cue)
 
     def _speech_started(self, speech: _Speech, at: float) -> None:
         with self._cond:
-            self.latencies.append(at + speech.lead - speech.said_at)
+            self.latencies.append(at - speech.said_at)
             if not self._speaking:
                 self._speaking = True
                 self._reports.append(lambda: self._emit_started(at))
