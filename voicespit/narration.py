@@ -13,11 +13,10 @@ nothing here ever reads it or narrates the cards the opponent draws.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
-from voicespit.engine.cards import RANK_NAMES, Card
+from voicespit.engine.cards import Card
 from voicespit.engine.events import (
     CardDrawn,
     CardMoved,
@@ -147,10 +146,6 @@ def _pile_name(pile: int) -> str:
     return _capitalized(PILE_NAMES[pile])
 
 
-def _whose(seat: int) -> str:
-    return "you" if seat == YOU else "opponent"
-
-
 class Narrator:
     """Turns events into announcements at a verbosity, and answers the player's questions.
 
@@ -253,7 +248,7 @@ class Narrator:
             cue, line = Cue.CARD_SPAT, ""
         else:
             cue = Cue.YOUR_PLAY if player == self.seat else Cue.OPPONENT_PLAY
-            line = f"{name}: {words} ({_whose(0 if player == self.seat else 1)})."
+            line = f"{name}: {words} ({'you' if player == self.seat else 'opponent'})."
         if self.verbosity is Verbosity.TERSE:
             text = _sentence(words)
         return Announcement(text, f"pile:{PILE_NAMES[pile]}", Priority.NORMAL, cue,
@@ -408,11 +403,3 @@ class Narrator:
             return "Your stockpiles are empty."
         return "Your cards: " + ", ".join(words) + "."
 
-
-def rank_word(rank: int) -> str:
-    return RANK_NAMES[rank]
-
-
-def mirror_lines(announcements: Sequence[Announcement]) -> list[str]:
-    """The text-mirror lines of some announcements, in order."""
-    return [a.mirror_line for a in announcements]

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from voicespit.audio.tts import OPPONENT_VOICE, YOUR_VOICE, Voice
+from voicespit.narration import Announcement
 
 TimeListener = Callable[[float], None]
 SequenceListener = Callable[[int], None]
@@ -91,9 +92,24 @@ class SpeakerBase:
 
     def __init__(self, settings: SpeechSettings | None = None) -> None:
         self.settings = settings or SpeechSettings()
+        self.history: list[tuple[str, Announcement]] = []
+        """How each announcement's words ended: "spoken", "cut", "dropped" (replaced or
+        flushed before they were said), "expired", "failed" (the engine failed)."""
+        self._tracker = HeardTracker()
+        self._reports: list[Callable[[], None]] = []
+        """Reports waiting to be delivered once the speaker's state is settled."""
         self._started: list[TimeListener] = []
         self._finished: list[TimeListener] = []
         self._heard: list[SequenceListener] = []
+
+    def _report(self, sequence: int | None) -> None:
+        if sequence is not None:
+            self._reports.append(lambda: self._emit_heard(sequence))
+
+    def _record(self, status: str, announcement: Announcement) -> None:
+        """The words of `announcement` are over (said, cut or dropped): one part heard."""
+        self.history.append((status, announcement))
+        self._report(self._tracker.done(announcement.sequence))
 
     def on_speaking_started(self, listener: TimeListener) -> None:
         self._started.append(listener)

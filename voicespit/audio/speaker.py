@@ -27,7 +27,6 @@ import numpy as np
 from voicespit.audio.earcons import EarconBank, Stereo
 from voicespit.audio.output import Mixer, Playing, resample
 from voicespit.audio.reports import (
-    HeardTracker,
     SequenceListener,
     SpeakerBase,
     SpeechSettings,
@@ -132,8 +131,7 @@ class _Speech:
 class LiveSpeaker(SpeakerBase):
     """Speaks through a `Mixer` with a render thread; every method is thread-safe.
 
-    `history` lists (what happened, announcement): "spoken", "cut", "dropped"
-    (replaced or flushed before it was said), "expired", "failed" (the engine failed).
+    `history` lists how each announcement's words ended (see SpeakerBase).
     `latencies` lists, for each announcement that reached the ear, the seconds
     from `say()` to its first speech sample.
     """
@@ -147,17 +145,14 @@ class LiveSpeaker(SpeakerBase):
         self.earcons = earcons or EarconBank(mixer.sample_rate)
         self._now = now
         self._queue = AnnouncementQueue()
-        self._tracker = HeardTracker()
         self._cond = threading.Condition()
         self._current: _Speech | None = None
-        self._reports: list[Callable[[], None]] = []
         self._speaking = False
         self._delivering = False
         self._closed = False
         self._timing: dict[int, tuple[float, Playing | None]] = {}
         """id(announcement) -> (when it was said, its cue playing)."""
         self._spacing = CueSpacing()
-        self.history: list[tuple[str, Announcement]] = []
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
@@ -190,7 +185,7 @@ class LiveSpeaker(SpeakerBase):
 
     def note_silent(self, sequence: int) -> None:
         with self._cond:
-            self._queue_report(self._tracker.silent(sequence))
+            self._report(self._tracker.silent(sequence))
             self._cond.notify_all()
 
     def silence(self) -> None:
@@ -244,16 +239,11 @@ class LiveSpeaker(SpeakerBase):
 
     def _drop(self, status: str, announcement: Announcement) -> None:
         self._timing.pop(id(announcement), None)
-        self.history.append((status, announcement))
-        self._queue_report(self._tracker.done(announcement.sequence))
-
-    def _queue_report(self, sequence: int | None) -> None:
-        if sequence is not None:
-            self._reports.append(lambda: self._emit_heard(sequence))
+        self._record(status, announcement)
 
     def _part_done(self, announcement: Announcement) -> None:
         with self._cond:
-            self._queue_report(self._tracker.done(announcement.sequence))
+            self._report(self._tracker.done(announcement.sequence))
             self._cond.notify_all()
 
     # ------------------------------------------------------ the speaker thread
@@ -327,11 +317,9 @@ class LiveSpeaker(SpeakerBase):
 
     def _speech_finished(self, speech: _Speech, at: float, completed: bool) -> None:
         with self._cond:
-            self._timing.pop(id(speech.announcement), None)
-            self.history.append(("spoken" if completed else "cut", speech.announcement))
             if self._current is speech:
                 self._current = None
-            self._queue_report(self._tracker.done(speech.announcement.sequence))
+            self._drop("spoken" if completed else "cut", speech.announcement)
             if not len(self._queue) and self._speaking:
                 self._speaking = False
                 self._reports.append(lambda: self._emit_finished(at))
@@ -346,7 +334,6 @@ class RecordingSpeaker(SpeakerBase):
         self.said: list[Announcement] = []
         self.silent: list[int] = []
         self.silenced = 0
-        self._tracker = HeardTracker()
 
     def say(self, announcement: Announcement) -> None:
         self.said.append(announcement)

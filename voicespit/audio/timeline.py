@@ -12,7 +12,6 @@ truncates the speech it cuts at that instant, with a short fade.
 from __future__ import annotations
 
 import wave
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import numpy.typing as npt
 
 from voicespit.audio.earcons import EarconBank, Stereo
 from voicespit.audio.output import DUCK_DEPTH, FADE_SECONDS, duck_amount, resample
-from voicespit.audio.reports import HeardTracker, SpeakerBase, SpeechSettings
+from voicespit.audio.reports import SpeakerBase, SpeechSettings
 from voicespit.audio.speaker import (
     SPEECH_GAIN,
     CueSpacing,
@@ -158,14 +157,11 @@ class TimelineSpeaker(SpeakerBase):
         self.clock = clock
         self.earcons = earcons or EarconBank(timeline.sample_rate)
         self.speech_delay = speech_delay
-        self.history: list[tuple[str, Announcement]] = []
         self._queue = AnnouncementQueue()
-        self._tracker = HeardTracker()
         self._current: tuple[Placed, Timer] | None = None
         self._spacing = CueSpacing()
         self._words_after: dict[int, float] = {}
         self._speaking = False
-        self._reports: list[Callable[[], None]] = []
 
     def say(self, announcement: Announcement) -> None:
         now = self.clock.now()
@@ -252,12 +248,7 @@ class TimelineSpeaker(SpeakerBase):
 
     def _finish(self, status: str, announcement: Announcement) -> None:
         self._words_after.pop(id(announcement), None)
-        self.history.append((status, announcement))
-        self._report(self._tracker.done(announcement.sequence))
-
-    def _report(self, sequence: int | None) -> None:
-        if sequence is not None:
-            self._reports.append(lambda: self._emit_heard(sequence))
+        self._record(status, announcement)
 
     def _deliver(self) -> None:
         # State is settled before anyone hears about it: a listener may call say().
