@@ -159,6 +159,15 @@ def test_an_urgent_cue_is_heard_within_100_ms_and_stops_the_speech(ears: Ears) -
         ("cut", "deal:0"), ("spoken", "slap")]
 
 
+def test_words_still_waiting_for_their_cue_are_said_after_an_urgent_cut_in(ears: Ears) -> None:
+    ears.speaker.say(pile("nine", 1, cue=True))
+    time.sleep(0.04)  # rendered by now (about 12 ms), its 90 ms cue still playing
+    ears.speaker.say(Announcement("Say again?", "refusal", Priority.URGENT, sequence=2))
+    assert ears.speaker.wait_until_idle(10.0)
+    assert [(status, a.text) for status, a in ears.speaker.history][-1] == (
+        "spoken", "Left: nine."), "never heard, so not lost"
+
+
 def test_newer_words_on_the_same_topic_stop_the_stale_ones_mid_word(ears: Ears) -> None:
     ears.speaker.say(Announcement("Left: two, and a long story about it.", "pile:left",
                                   sequence=1))

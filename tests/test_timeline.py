@@ -154,3 +154,23 @@ def test_with_earcons_off_only_words_are_heard(renderer: Pyttsx3Renderer,
     run_out(clock)
     assert [(p.kind, p.start) for p in quiet.timeline.entries] == [("speech", 0.0)]
     assert heard == [1]
+
+
+def test_a_cue_alone_with_earcons_off_is_heard_at_once(renderer: Pyttsx3Renderer,
+                                                       clock: FakeClock) -> None:
+    quiet = TimelineSpeaker(renderer, Timeline(SAMPLE_RATE), clock,
+                            settings=SpeechSettings(earcons=False))
+    heard: list[int] = []
+    quiet.on_announcement_finished(heard.append)
+    quiet.say(Announcement("", "countdown", Priority.URGENT, Cue.COUNTDOWN, sequence=5))
+    assert heard == [5], "nothing to wait for: the match must not stall on it"
+
+
+def test_words_still_waiting_for_their_cue_come_after_an_urgent_cut_in(
+        speaker: TimelineSpeaker, clock: FakeClock) -> None:
+    speaker.say(play("nine"))
+    clock.advance(0.02)  # the 90 ms cue is playing; the words wait for it
+    speaker.say(Announcement("Say again?", "refusal", Priority.URGENT, sequence=2))
+    run_out(clock)
+    assert [text for _, _, text in speech_entries(speaker)] == ["Say again?", "Left: nine."]
+    assert [status for status, _ in speaker.history] == ["spoken", "spoken"]

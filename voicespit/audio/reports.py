@@ -102,6 +102,19 @@ class SpeakerBase:
         self._finished: list[TimeListener] = []
         self._heard: list[SequenceListener] = []
 
+    def plays_cue(self, announcement: Announcement) -> bool:
+        return announcement.cue is not None and self.settings.earcons
+
+    def _expect(self, announcement: Announcement) -> None:
+        """Count the parts that must end before `announcement` is heard (none: heard now)."""
+        if announcement.sequence is None:
+            return
+        parts = self.plays_cue(announcement) + bool(announcement.text)
+        if parts:
+            self._tracker.expect(announcement.sequence, parts)
+        else:  # a cue alone with earcons switched off: nothing to wait for
+            self._report(self._tracker.silent(announcement.sequence))
+
     def _report(self, sequence: int | None) -> None:
         if sequence is not None:
             self._reports.append(lambda: self._emit_heard(sequence))

@@ -71,15 +71,6 @@ class Speaker(Protocol):
     def close(self) -> None: ...
 
 
-def plays_cue(announcement: Announcement, settings: SpeechSettings) -> bool:
-    return announcement.cue is not None and settings.earcons
-
-
-def speech_parts(announcement: Announcement, settings: SpeechSettings) -> int:
-    """How many things must end before it counts as heard: its cue and its words."""
-    return plays_cue(announcement, settings) + bool(announcement.text)
-
-
 MAX_CUE_WAIT = 0.2
 """A cue waits at most this long for the cue before it to end, then plays over it."""
 
@@ -122,6 +113,7 @@ class _Speech:
     interrupted: bool = False
     superseded: bool = False
     """Cut because newer words on its topic came: never to be said again."""
+    started: bool = False
     said_at: float = 0.0
     """When `say()` was called for it: the start of its latency."""
     cue: Playing | None = None
@@ -166,11 +158,9 @@ class LiveSpeaker(SpeakerBase):
         with self._cond:
             if self._closed:
                 return
-            parts = speech_parts(announcement, self.settings)
-            if announcement.sequence is not None and parts:
-                self._tracker.expect(announcement.sequence, parts)
+            self._expect(announcement)
             cue = None
-            if plays_cue(announcement, self.settings):
+            if self.plays_cue(announcement):
                 cue = self._play_cue(announcement, requested, volume)
             if not announcement.text:
                 return
@@ -309,6 +299,7 @@ class LiveSpeaker(SpeakerBase):
 
     def _speech_started(self, speech: _Speech, at: float) -> None:
         with self._cond:
+            speech.started = True
             self.latencies.append(at - speech.said_at)
             if not self._speaking:
                 self._speaking = True
@@ -319,7 +310,9 @@ class LiveSpeaker(SpeakerBase):
         with self._cond:
             if self._current is speech:
                 self._current = None
-            self._drop("spoken" if completed else "cut", speech.announcement)
+            unheard = not completed and not speech.started and not speech.superseded
+            if not (unheard and self._queue.requeue(speech.announcement, self._now())):
+                self._drop("spoken" if completed else "cut", speech.announcement)
             if not len(self._queue) and self._speaking:
                 self._speaking = False
                 self._reports.append(lambda: self._emit_finished(at))

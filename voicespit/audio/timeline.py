@@ -21,13 +21,7 @@ import numpy.typing as npt
 from voicespit.audio.earcons import EarconBank, Stereo
 from voicespit.audio.output import DUCK_DEPTH, FADE_SECONDS, duck_amount, resample
 from voicespit.audio.reports import SpeakerBase, SpeechSettings
-from voicespit.audio.speaker import (
-    SPEECH_GAIN,
-    CueSpacing,
-    is_urgent,
-    plays_cue,
-    speech_parts,
-)
+from voicespit.audio.speaker import SPEECH_GAIN, CueSpacing, is_urgent
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
 from voicespit.audio.tts import SpeechRenderer
 from voicespit.clock import Clock, Timer
@@ -165,11 +159,9 @@ class TimelineSpeaker(SpeakerBase):
 
     def say(self, announcement: Announcement) -> None:
         now = self.clock.now()
-        parts = speech_parts(announcement, self.settings)
-        if announcement.sequence is not None and parts:
-            self._tracker.expect(announcement.sequence, parts)
+        self._expect(announcement)
         volume = self.settings.volume
-        if announcement.cue is not None and plays_cue(announcement, self.settings):
+        if announcement.cue is not None and self.plays_cue(announcement):
             cue = self.earcons.sound(announcement.cue, announcement.rank, announcement.pan)
             start = self._spacing.cue_start(now, len(cue) / self.timeline.sample_rate,
                                             is_urgent(announcement))
@@ -184,9 +176,9 @@ class TimelineSpeaker(SpeakerBase):
                 speaking, timer = self._current
                 if interrupts(speaking.announcement, announcement):
                     timer.cancel()
-                    self.timeline.cut(speaking, now)
                     self._current = None
-                    self._finish("cut", speaking.announcement)
+                    self._interrupt(speaking, now, speaking.announcement.topic
+                                    == announcement.topic)
             if self._current is None:
                 self._start_next()
         self._deliver()
@@ -211,6 +203,15 @@ class TimelineSpeaker(SpeakerBase):
         pass
 
     # ---------------------------------------------------------------- inside
+
+    def _interrupt(self, speaking: Placed, now: float, superseded: bool) -> None:
+        """Cut the words at `now`; words still waiting for their cue go back in the queue."""
+        unheard = now <= speaking.start and not superseded
+        if unheard and self._queue.requeue(speaking.announcement, now):
+            self.timeline.entries.remove(speaking)
+            return
+        self.timeline.cut(speaking, now)
+        self._finish("cut", speaking.announcement)
 
     def _start_next(self) -> None:
         now = self.clock.now()
