@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "simulate": ("voicespit.cli.simulate", "play computer-versus-computer games at full speed"),
     "models": ("voicespit.cli.models", "install and list Vosk speech models"),
+    "narrate": ("voicespit.cli.narrate", "render a computer-versus-computer game to a stereo WAV"),
 }
 
 

@@ -1,0 +1,240 @@
+"""Narration: what a player hears for each event, and the answers to their questions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from voicespit.engine import Card, Rules, SpeedState, SpitState, new_game
+from voicespit.engine import actions as act
+from voicespit.engine.events import (
+    CardDrawn,
+    CardPlayed,
+    CardSpat,
+    CardTurnedUp,
+    GameOver,
+    RoundOver,
+    ScoresChanged,
+)
+from voicespit.match_events import IntentRefused, SlapWindowOpened, SpitCountdown, Stamped
+from voicespit.narration import Announcement, Cue, Narrator, Priority, Verbosity
+from voicespit.simulation import game_rng, greedy_choice
+
+NINE = Card.parse("nine of hearts")
+JACK = Card.parse("jack of spades")
+TEN = Card.parse("ten of clubs")
+
+
+def spit_state(seed: int = 1, variants: tuple[str, ...] = ()) -> SpitState:
+    state = new_game(Rules.for_game("spit", variants), random.Random(seed))
+    assert isinstance(state, SpitState)
+    return state
+
+
+def speed_state(seed: int = 1) -> SpeedState:
+    state = new_game(Rules.for_game("speed", ()), random.Random(seed))
+    assert isinstance(state, SpeedState)
+    return state
+
+
+def one(announcements: list[Announcement]) -> Announcement:
+    assert len(announcements) == 1, announcements
+    return announcements[0]
+
+
+def test_a_pile_change_leads_with_the_pile_then_the_rank() -> None:
+    said = one(Narrator().narrate(CardPlayed(0, NINE, 0, TEN, 2), spit_state()))
+    assert said.text == "Left: nine."
+    assert (said.topic, said.priority, said.pan, said.rank) == ("pile:left", Priority.NORMAL,
+                                                               -1.0, NINE.rank)
+
+
+def test_your_plays_and_the_opponents_sound_different_but_say_the_same() -> None:
+    narrator = Narrator()
+    yours = one(narrator.narrate(CardPlayed(0, NINE, 1, TEN, 2), spit_state()))
+    theirs = one(narrator.narrate(CardPlayed(1, NINE, 1, TEN, 2), spit_state()))
+    assert yours.text == theirs.text == "Right: nine."
+    assert (yours.cue, theirs.cue) == (Cue.YOUR_PLAY, Cue.OPPONENT_PLAY)
+    assert (yours.about, theirs.about) == (0, 1), "the seat picks the voice"
+    assert yours.mirror_line == "Right: nine (you)."
+    assert theirs.mirror_line == "Right: nine (opponent)."
+
+
+def test_colours_are_named_only_when_they_matter() -> None:
+    state = spit_state(variants=("alternating_colours=true",))
+    assert one(Narrator().narrate(CardPlayed(1, NINE, 0, TEN, 0), state)).text == "Left: red nine."
+
+
+def test_terse_says_only_the_rank_and_lets_the_cue_say_the_rest() -> None:
+    said = one(Narrator(Verbosity.TERSE).narrate(CardPlayed(1, JACK, 0, TEN, 0), spit_state()))
+    assert said.text == "Jack."
+    assert said.cue is Cue.OPPONENT_PLAY and said.pan == -1.0
+    assert said.mirror_line == "Left: jack (opponent).", "the text mirror keeps the whole story"
+
+
+def test_your_new_stockpile_card_is_spoken_but_the_opponents_only_in_full() -> None:
+    state = spit_state()
+    assert one(Narrator().narrate(CardTurnedUp(0, 2, JACK), state)).text == "Stock three: jack."
+    assert Narrator().narrate(CardTurnedUp(1, 2, JACK), state) == []
+    assert one(Narrator(Verbosity.FULL).narrate(CardTurnedUp(1, 2, JACK), state)).text == (
+        "Opponent shows jack.")
+
+
+def test_the_opponents_hand_in_speed_is_never_told() -> None:
+    state = speed_state()
+    for verbosity in Verbosity:
+        assert Narrator(verbosity).narrate(CardDrawn(1, JACK), state) == []
+    assert one(Narrator().narrate(CardDrawn(0, JACK), state)).text == "Drew jack."
+    dealt = [a.text for e in state.deal_events for a in Narrator(Verbosity.FULL).narrate(e, state)]
+    mine = sorted(state.hands[0], key=lambda card: (card.rank - 1) % 13)
+    assert dealt[0] == f"Round 1. Your hand: {', '.join(c.rank_name for c in mine)}."
+    assert dealt[1:] == ["Opponent: 10 to draw."], "the opponent's deal: a count, never cards"
+    assert Narrator().answer("my cards", state).text == dealt[0].removeprefix("Round 1. ")
+
+
+def test_a_refusal_says_why_in_a_few_words_and_cuts_in() -> None:
+    refused = IntentRefused(0, act.Play(1, 0), "left shows a ten; a queen cannot go there",
+                            too_late=True)
+    said = one(Narrator().narrate(refused, spit_state()))
+    assert said.text == "Too late: left shows a ten; a queen cannot go there."
+    assert (said.priority, said.cue) == (Priority.URGENT, Cue.REFUSED)
+    assert len(said.text.split()) <= 12
+    plain = IntentRefused(0, None, "the round has not started: say spit first")
+    assert one(Narrator().narrate(plain, spit_state())).text == (
+        "The round has not started: say spit first.")
+
+
+def test_the_computers_own_refusals_are_not_spoken() -> None:
+    assert Narrator().narrate(IntentRefused(1, None, "too late"), spit_state()) == []
+
+
+def test_the_countdown_is_urgent_and_each_number_replaces_the_last() -> None:
+    three, two = (one(Narrator().narrate(SpitCountdown(n), spit_state())) for n in (3, 2))
+    assert (three.text, two.text) == ("Three.", "Two.")
+    assert three.topic == two.topic and three.priority is Priority.URGENT and three.flush
+    assert three.cue is Cue.COUNTDOWN
+
+
+def test_slap_now_comes_from_the_side_of_the_smaller_pile() -> None:
+    said = one(Narrator().narrate(SlapWindowOpened(3.0, 1), spit_state()))
+    assert said.text == "Slap now! Right is smaller."
+    assert (said.cue, said.pan, said.priority) == (Cue.SLAP_NOW, 1.0, Priority.URGENT)
+    equal = one(Narrator().narrate(SlapWindowOpened(3.0, None), spit_state()))
+    assert equal.pan == 0.0 and "equal" in equal.text.lower()
+
+
+def test_round_and_game_endings_have_their_own_cues() -> None:
+    narrator = Narrator()
+    won = one(narrator.narrate(RoundOver(1, "cleared", 0, "P0 played every card"), spit_state()))
+    lost = one(narrator.narrate(RoundOver(1, "cleared", 1, "P1 played every card"), spit_state()))
+    assert (won.text, won.cue) == ("Round over: you're out!", Cue.ROUND_WON)
+    assert (lost.text, lost.cue) == ("Round over: opponent is out.", Cue.ROUND_LOST)
+    over = one(narrator.narrate(GameOver(1, "P1 got rid of every card"), spit_state()))
+    assert (over.text, over.cue, over.flush) == ("Game over: opponent wins.", Cue.GAME_OVER, True)
+
+
+def test_scores_are_said_from_your_side() -> None:
+    said = one(Narrator().narrate(ScoresChanged((3, 9), (12, 30)), spit_state()))
+    assert said.text == "Score: you 12, opponent 30."
+
+
+def test_the_deal_tells_you_your_cards_in_stockpile_order() -> None:
+    state = spit_state(seed=3)
+    dealt = [a for e in state.deal_events for a in Narrator().narrate(e, state)]
+    tops = [state.stock_top(0, slot) for slot in range(5)]
+    expected = ", ".join(card.rank_name for card in tops if card is not None)
+    assert [a.text for a in dealt] == [f"Round 1. Your cards: {expected}."]
+
+
+def test_spit_cards_name_their_pile() -> None:
+    said = one(Narrator().narrate(CardSpat(1, 1, JACK), spit_state()))
+    assert (said.text, said.cue, said.pan) == ("Right: jack.", Cue.CARD_SPAT, 1.0)
+
+
+def test_the_sequence_of_a_stamped_event_is_carried_through() -> None:
+    said = one(Narrator().narrate(Stamped(41, 2.5, CardPlayed(0, NINE, 0, TEN, 0)), spit_state()))
+    assert said.sequence == 41
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+@pytest.mark.parametrize("verbosity", list(Verbosity))
+def test_every_event_of_a_whole_game_narrates_briefly(game: str, verbosity: Verbosity) -> None:
+    state = new_game(Rules.for_game(game, ()), game_rng(2, 0))
+    narrator = Narrator(verbosity)
+    rng = random.Random(2)
+    announcements = [a for e in state.deal_events for a in narrator.narrate(e, state)]
+    while not state.is_over:
+        player = 0 if state.legal_actions(0) else 1
+        action = greedy_choice(state, player, state.legal_actions(player), rng)
+        for event in state.apply(player, action):
+            announcements.extend(narrator.narrate(event, state))
+    assert announcements[-1].cue is Cue.GAME_OVER
+    for said in announcements:
+        assert said.mirror_line, said
+        if said.topic.startswith("pile:"):
+            assert len(said.text.split()) <= 3, said.text
+
+
+# ----------------------------------------------------------------- questions
+
+
+def test_piles_left_and_right_answer_with_the_tops() -> None:
+    state = spit_state()
+    state.apply(0, act.SPIT)
+    left, right = state.pile_top(0), state.pile_top(1)
+    assert left is not None and right is not None
+    narrator = Narrator()
+    assert narrator.answer("piles", state).text == (
+        f"Left: {left.rank_name}. Right: {right.rank_name}.")
+    assert narrator.answer("Right", state).text == f"Right: {right.rank_name}."
+    assert narrator.answer("left", state).priority is Priority.HIGH
+
+
+def test_before_the_first_spit_the_piles_are_empty() -> None:
+    assert Narrator().answer("piles", spit_state()).text == "Left: empty. Right: empty."
+
+
+def test_my_cards_lists_face_down_and_empty_stockpiles_too() -> None:
+    state = spit_state()
+    state.stocks[0][1] = []
+    state.face_up[0][3] = False
+    text = Narrator().answer("my cards", state).text
+    words = text.removeprefix("Your cards: ").removesuffix(".").split(", ")
+    assert words[1] == "empty" and words[3] == "face down" and len(words) == 5
+
+
+def test_my_cards_in_speed_is_your_hand_from_low_to_high() -> None:
+    state = speed_state()
+    state.hands[0] = [Card.parse("ace of clubs"), Card.parse("two of clubs"), JACK]
+    assert Narrator().answer("my cards", state).text == "Your hand: two, jack, ace."
+
+
+def test_count_and_score() -> None:
+    state = spit_state()
+    assert Narrator().answer("count", state).text == "Cards left: you 26, opponent 26."
+    assert Narrator().answer("score", state).text == (
+        "Round 1. Cards left: you 26, opponent 26.")
+    points = spit_state(variants=("scoring=points",))
+    points.scores = [12, 30]
+    assert Narrator().answer("score", points).text == (
+        "Score: you 12, opponent 30; game to 100.")
+
+
+def test_repeat_says_the_last_announcement_again_and_help_is_the_callers() -> None:
+    narrator = Narrator(help_text="Say nine on left.")
+    state = spit_state()
+    assert narrator.answer("repeat", state).text == "Nothing yet."
+    narrator.narrate(CardPlayed(1, NINE, 0, TEN, 0), state)
+    assert narrator.answer("repeat", state).text == "Left: nine."
+    assert narrator.answer("help", state).text == "Say nine on left."
+
+
+def test_an_unknown_question_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="piles"):
+        Narrator().answer("weather", spit_state())
+
+
+def test_not_understood_has_its_own_cue() -> None:
+    said = Narrator().not_understood()
+    assert said.cue is Cue.NOT_UNDERSTOOD and said.text == "Say again?"
