@@ -43,7 +43,7 @@ from voicespit.delivery import Listener, Listeners
 from voicespit.engine import Rules, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.actions import RIGHT, Action, ChoosePile, Slap
-from voicespit.engine.events import Event, GameOver, LayoutDealt, RoundOver, Stalemate
+from voicespit.engine.events import Event, GameOver, LayoutDealt, PileSlapped, RoundOver, Stalemate
 from voicespit.engine.state import IllegalActionError, Phase
 from voicespit.errors import VoiceSpitError
 from voicespit.hearing import Hearing, Observer, Perception
@@ -134,6 +134,7 @@ class Match:
         self._slap_window: Timer | None = None
         self._hearing_deadline: Timer | None = None
         self._pace_control: PaceControl | None = None
+        self._last_slap: tuple[int, int] | None = None
         self._finished = False
         self._over = threading.Event()
         self.actions_applied = 0
@@ -385,7 +386,7 @@ class Match:
             events = self._state.apply(player, action)
         except IllegalActionError as error:
             self._refuse(player, *refusal_for_action(
-                action, player, error.reason, self._state, before))
+                action, player, error.reason, self._state, before, self._last_slap))
             return
         self.actions_applied += 1
         self._publish(events, changed=True)
@@ -424,6 +425,9 @@ class Match:
 
     def _after_change(self, events: Sequence[Event]) -> None:
         phase = self._state.phase
+        for event in events:
+            if isinstance(event, PileSlapped):
+                self._last_slap = (event.player, event.pile)
         if any(isinstance(event, GameOver) for event in events):
             self._finish()
         elif phase is Phase.READY and any(isinstance(event, LayoutDealt) for event in events):

@@ -10,7 +10,7 @@ was legal then and is not now.
 
 from __future__ import annotations
 
-from voicespit.engine.actions import PILE_NAMES, Action, Play, PlayCard
+from voicespit.engine.actions import PILE_NAMES, Action, Play, PlayCard, Slap
 from voicespit.engine.cards import with_article
 from voicespit.engine.state import Phase
 from voicespit.errors import VoiceSpitError
@@ -20,12 +20,21 @@ TOO_LATE = "too late"
 
 
 def refusal_for_action(action: Action, player: int, reason: str, now: State,
-                       before: State | None) -> tuple[Action, str, bool]:
-    """(action, reason, too_late) for an action the engine refused with `reason`."""
+                       before: State | None, last_slap: tuple[int, int] | None = None
+                       ) -> tuple[Action, str, bool]:
+    """(action, reason, too_late) for an action the engine refused with `reason`.
+
+    `last_slap` is (player, pile) of the slap that settled the last round.
+    """
     if reason.startswith(TOO_LATE):
         # The engine's own race (the slap) already says who was first.
         return action, reason, True
     if before is not None and action in before.legal_actions(player):
+        if isinstance(action, Slap) and last_slap is not None and last_slap[0] != player:
+            # The next round may already be on, so the engine no longer says it.
+            slapped = last_slap[1]
+            return action, (f"{TOO_LATE}: your opponent slapped {PILE_NAMES[slapped]} first; "
+                             f"you take {PILE_NAMES[1 - slapped]}"), True
         return action, _too_late_reason(action, reason, now), True
     return action, reason, False
 
@@ -48,8 +57,13 @@ def refusal_for_resolver(resolver: Resolver, player: int, message: str, now: Sta
 
 
 def _too_late_reason(action: Action, reason: str, now: State) -> str:
-    if isinstance(action, Play | PlayCard) and now.phase is Phase.PLAY:
+    phase = now.phase
+    if isinstance(action, Play | PlayCard) and phase is Phase.PLAY:
         top = now.pile_top(action.pile)
         if top is not None:
             return f"{TOO_LATE}: {PILE_NAMES[action.pile]} is now {with_article(top.rank)}"
+    if phase is Phase.READY:
+        return f"{TOO_LATE}: that round is over"  # not the engine's "say spit first"
+    if phase is Phase.GAME_OVER:
+        return f"{TOO_LATE}: the game is over"
     return f"{TOO_LATE}: {reason}"
