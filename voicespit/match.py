@@ -34,19 +34,19 @@ import functools
 import logging
 import random
 import threading
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from voicespit.clock import Clock, FakeClock, PausableClock, Timer
-from voicespit.delivery import Listener, Listeners
+from voicespit.delivery import Listener
 from voicespit.engine import Rules, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.actions import RIGHT, Action, ChoosePile, Slap
 from voicespit.engine.events import Event, GameOver, LayoutDealt, PileSlapped, RoundOver, Stalemate
 from voicespit.engine.state import IllegalActionError, Phase
 from voicespit.errors import VoiceSpitError
-from voicespit.hearing import Hearing, Observer, Perception
+from voicespit.hearing import Observer
+from voicespit.inbox import Inbox
 from voicespit.intents import ActionIntent, Control, ControlIntent, Intent, State
 from voicespit.match_events import (
     IntentRefused,
@@ -58,9 +58,12 @@ from voicespit.match_events import (
     Resumed,
     SlapWindowOpened,
     SpitCountdown,
-    Stamped,
 )
+from voicespit.match_settings import MatchSettings
+from voicespit.publisher import Publisher
 from voicespit.refusals import refusal_for_action, refusal_for_resolver
+
+__all__ = ["Match", "MatchSettings", "MatchStuckError", "PaceControl"]
 
 log = logging.getLogger(__name__)
 
@@ -70,25 +73,6 @@ PaceControl = Callable[[bool], float]
 
 class MatchStuckError(VoiceSpitError):
     """`run_until_over` found nothing left to happen, or ran out of time."""
-
-
-@dataclass(frozen=True)
-class MatchSettings:
-    """How the match runs around the rules (each a player's setting)."""
-
-    auto_start: bool = False
-    """Start each round without waiting for anybody to say "ready" or "spit"."""
-    auto_spit: bool = True
-    """At a stalemate, count down and spit by itself (RULES.md: on by default)."""
-    countdown_from: int = 3
-    """The countdown before each spit: 3, 2, 1 (0: spit at once)."""
-    countdown_step_seconds: float = 1.0
-    slap_window_seconds: float = 5.0
-    """How long the slap race stays open; at its end the computer's hand lands."""
-    wait_for_announcements: bool = False
-    """Players hear a change only when the audio layer reports it spoken."""
-    announcement_timeout_seconds: float = 8.0
-    """A change nobody reports spoken counts as heard after this long."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,54 +103,48 @@ class Match:
         """Match time: stands still while paused. Players set their timers here."""
         self._state: State = new_game(rules, random.Random(seed))
         self._lock = threading.RLock()
-        self._inbox: deque[_Posted | _Heard | _Start] = deque()
-        self._inbox_lock = threading.Lock()
-        self._drain_scheduled = False
-        self._listeners = Listeners()
-        self._observers: list[Observer] = []
-        self._hearing = Hearing()
-        self._outbox: list[list[Stamped]] = []
+        self._inbox: Inbox[_Posted | _Heard | _Start] = Inbox(clock, self._handle_guarded)
+        self._events = Publisher(
+            self.clock, lambda: self._state, self._timer,
+            wait_for_announcements=self.settings.wait_for_announcements,
+            announcement_timeout=self.settings.announcement_timeout_seconds)
         self._depth = 0
         """How deep the referee is in `_guarded` work (only the outermost call delivers)."""
-        self._sequence = 0
         self._ready: set[int] = set()
         self._countdown: Timer | None = None
         self._slap_window: Timer | None = None
-        self._hearing_deadline: Timer | None = None
         self._pace_control: PaceControl | None = None
         self._last_slap: tuple[int, int] | None = None
         self._finished = False
         self._over = threading.Event()
         self.actions_applied = 0
         """Actions the engine accepted (refusals and spits of the countdown excluded)."""
-        self.errors: list[str] = []
-        """Failures inside the referee (bugs): logged, counted, never fatal."""
+        self._failures: list[str] = []
 
     # ---------------------------------------------------------- any thread
 
     def subscribe(self, listener: Listener, *, inline: bool = False) -> None:
         """Receive every `Stamped` event in order, on a thread of its own (or inline)."""
-        self._listeners.add(listener, inline)
+        self._events.subscribe(listener, inline)
 
     def observe(self, observer: Observer) -> None:
         """Be told, on the referee thread, what has been heard (see `Perception`)."""
-        with self._lock:
-            self._observers.append(observer)
+        self._events.observe(observer)
 
     def post(self, intent: Intent) -> None:
         """Queue a player's intent; it is applied on the referee thread in arrival order."""
-        based_on = self._hearing.heard_through
+        based_on = self._events.hearing.heard_through
         if isinstance(intent, ActionIntent) and intent.based_on is not None:
             based_on = intent.based_on
-        self._enqueue(_Posted(intent, self.clock.now(), based_on))
+        self._inbox.put(_Posted(intent, self.clock.now(), based_on))
 
     def announcement_finished(self, sequence: int) -> None:
         """The audio layer has finished with every event up to `sequence`."""
-        self._enqueue(_Heard(sequence))
+        self._inbox.put(_Heard(sequence))
 
     def start(self) -> None:
         """Publish the first deal and begin the round flow."""
-        self._enqueue(_Start())
+        self._inbox.put(_Start())
 
     def snapshot(self) -> State:
         """A copy of the current state (safe from any thread)."""
@@ -185,15 +163,20 @@ class Match:
     @property
     def heard_through(self) -> int:
         """The sequence of the last event the players have heard."""
-        return self._hearing.heard_through
+        return self._events.hearing.heard_through
 
     @property
     def winner(self) -> int | None:
         return self._state.winner
 
     @property
+    def errors(self) -> list[str]:
+        """Failures inside the referee or an observer (bugs): logged, never fatal."""
+        return self._failures + self._events.errors
+
+    @property
     def listener_errors(self) -> list[str]:
-        return self._listeners.errors
+        return self._events.listeners.errors
 
     def run_until_over(self, timeout: float | None = None) -> None:
         """Drive (FakeClock) or wait for (real clock) the match to its end.
@@ -216,7 +199,7 @@ class Match:
 
     def flush_listeners(self, timeout: float = 5.0) -> bool:
         """Wait until threaded listeners have handled everything published so far."""
-        return self._listeners.flush(timeout)
+        return self._events.listeners.flush(timeout)
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop every timer, deliver what listeners still have queued, stop their threads."""
@@ -224,7 +207,7 @@ class Match:
             self._finished = True
             self.clock.cancel_all()
             self._over.set()
-        self._listeners.close(timeout)
+        self._events.listeners.close(timeout)
 
     # ------------------------------------------------- referee thread only
 
@@ -235,9 +218,7 @@ class Match:
 
     def heard_state(self) -> State:
         """The table as the players have heard it (the live state when not waiting)."""
-        if not self.settings.wait_for_announcements:
-            return self._state
-        return self._hearing.state_at(self._hearing.heard_through) or self._state
+        return self._events.heard_state()
 
     def set_pace_control(self, control: PaceControl) -> None:
         """Let "faster"/"slower" reach the computer opponent."""
@@ -250,24 +231,9 @@ class Match:
 
     # ------------------------------------------------------------ the loop
 
-    def _enqueue(self, item: _Posted | _Heard | _Start) -> None:
-        with self._inbox_lock:
-            self._inbox.append(item)
-            if self._drain_scheduled:
-                return
-            self._drain_scheduled = True
-        # The base clock, not match time: intents ("resume"!) are handled while paused.
-        self.base_clock.call_later(0.0, self._drain)
-
-    def _drain(self) -> None:
-        while True:
-            with self._inbox_lock:
-                if not self._inbox:
-                    self._drain_scheduled = False
-                    return
-                item = self._inbox.popleft()
-            with self._lock:
-                self._guarded(functools.partial(self._handle, item))
+    def _handle_guarded(self, item: _Posted | _Heard | _Start) -> None:
+        with self._lock:
+            self._guarded(functools.partial(self._handle, item))
 
     def _guarded(self, work: Callable[[], None]) -> None:
         """Run referee work, then deliver what it published (once, at the outermost call)."""
@@ -275,10 +241,10 @@ class Match:
         try:
             work()
             if self._depth == 1:
-                self._flush()
+                self._events.flush()
         except Exception as error:
             log.exception("the referee failed")
-            self.errors.append(repr(error))
+            self._failures.append(repr(error))
         finally:
             self._depth -= 1
 
@@ -292,7 +258,7 @@ class Match:
     def _handle(self, item: _Posted | _Heard | _Start) -> None:
         if isinstance(item, _Heard):
             if self.settings.wait_for_announcements:
-                self._hear(item.sequence)
+                self._events.hear(item.sequence)
         elif isinstance(item, _Start):
             self._publish(list(self._state.deal_events), changed=True)
             self._after_change(self._state.deal_events)
@@ -302,48 +268,7 @@ class Match:
             self._act(item, item.intent)
 
     def _publish(self, events: Sequence[Event | MatchEvent], changed: bool = False) -> None:
-        now = self.clock.now()
-        batch = []
-        for event in events:
-            self._sequence += 1
-            batch.append(Stamped(self._sequence, now, event))
-        if batch:
-            self._hearing.published(batch, self._state if changed else None)
-            self._outbox.append(batch)
-
-    def _flush(self) -> None:
-        """Deliver what was published; observers may publish more, delivered in turn."""
-        while self._outbox:
-            batch = self._outbox.pop(0)
-            self._listeners.deliver(batch)
-            if not self.settings.wait_for_announcements:
-                self._hear(batch[-1].sequence)
-        if self.settings.wait_for_announcements:
-            self._arm_hearing_deadline()
-
-    def _hear(self, through: int) -> None:
-        events = self._hearing.hear(through)
-        if not events:
-            return
-        state = self._hearing.state_at(through) or self._state
-        perception = Perception(events, state, self.clock.now(), through)
-        for observer in list(self._observers):
-            try:
-                observer(perception)
-            except Exception as error:
-                log.exception("observer %r failed", observer)
-                self.errors.append(f"observer: {error!r}")
-
-    def _arm_hearing_deadline(self) -> None:
-        oldest = self._hearing.oldest_unheard
-        if oldest is None or self._hearing_deadline is not None:
-            return
-        delay = oldest.time + self.settings.announcement_timeout_seconds - self.clock.now()
-
-        def give_up_waiting() -> None:
-            self._hearing_deadline = None
-            self._hear(oldest.sequence)
-        self._hearing_deadline = self._timer(delay, give_up_waiting)
+        self._events.publish(events, changed)
 
     # ------------------------------------------------------------- intents
 
@@ -359,7 +284,7 @@ class Match:
         if self.clock.is_paused:
             self._refuse(player, intent.action, "the game is paused: say resume to play on")
             return
-        before = self._hearing.state_at(posted.based_on)
+        before = self._events.hearing.state_at(posted.based_on)
         if intent.resolver is not None:
             try:
                 action = intent.resolver(self._state)
@@ -369,7 +294,7 @@ class Match:
                 return
             except Exception as error:  # a parser bug must not stop the game
                 log.exception("resolver of %s failed", intent)
-                self.errors.append(f"resolver: {error!r}")
+                self._failures.append(f"resolver: {error!r}")
                 self._refuse(player, None, "that command could not be carried out")
                 return
         else:
@@ -497,5 +422,6 @@ class Match:
     def _finish(self) -> None:
         self._finished = True
         self.clock.cancel_all()
-        self._countdown = self._slap_window = self._hearing_deadline = None
+        self._countdown = self._slap_window = None
+        self._events.stop()
         self._over.set()
