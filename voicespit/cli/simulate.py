@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from voicespit.cli.arguments import non_negative_int, positive_float, seed_value
+from voicespit.cli.arguments import fraction, non_negative_int, positive_float, seed_value
 from voicespit.engine import Rules
 from voicespit.opponent.adaptive import AdaptivePace
 from voicespit.opponent.pace import NAMED_PACES, FixedPace, Pace
@@ -34,16 +34,6 @@ def opponent_pace(text: str) -> str:
     if not 0 <= seconds < float("inf"):
         raise argparse.ArgumentTypeError(f"{text} seconds per card must be 0 or more")
     return text
-
-
-def win_rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be between 0 and 1 (e.g. 0.5)")
-    return value
 
 
 def build_pace(opponent: str, target_win_rate: float) -> Pace:
@@ -75,7 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     realtime.add_argument("--opponent", type=opponent_pace, default="adaptive",
                           metavar="PACE", help="adaptive (default), "
                           f"{'|'.join(NAMED_PACES)}, or seconds per card")
-    realtime.add_argument("--target-win-rate", type=win_rate, default=0.5, metavar="X",
+    realtime.add_argument("--target-win-rate", type=fraction, default=0.5, metavar="X",
                           help="what share of games the adaptive opponent aims to win "
                                "(default 0.5)")
 
