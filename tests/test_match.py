@@ -34,6 +34,7 @@ from voicespit.match_events import (
     SpitCountdown,
     Stamped,
 )
+from voicespit.refusals import is_beaten_to_a_pile
 
 
 def plays_onto(state: State, player: int, pile: int) -> list[Action]:
@@ -77,6 +78,7 @@ def test_two_plays_racing_for_one_pile_one_lands_and_the_other_is_refused_too_la
     now_showing = with_article(landed[0].card.rank)
     side = ("left", "right")[pile]
     assert refused[0].reason == f"too late: {side} is now {now_showing}"
+    assert is_beaten_to_a_pile(refused[0])
 
 
 def test_a_move_that_was_never_legal_is_refused_with_the_rule_it_breaks() -> None:

@@ -314,6 +314,9 @@ class Match:
                 action, player, error.reason, self._state, before, self._last_slap))
             return
         self.actions_applied += 1
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s: posted at %.3f, applied at %.3f", intent, posted.posted_at,
+                      self.clock.now())
         self._publish(events, changed=True)
         self._after_change(events)
 

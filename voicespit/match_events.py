@@ -53,7 +53,7 @@ class SpitCountdown:
 
 @dataclass(frozen=True, slots=True)
 class SlapWindowOpened:
-    """The round is over: the slap race is on until `closes_at` (clock time)."""
+    """The round is over: the slap race is on until `closes_at` (match time, `Match.clock`)."""
 
     closes_at: float
     smaller_pile: int | None

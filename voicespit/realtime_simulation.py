@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 from voicespit.clock import FakeClock
 from voicespit.engine import Rules
-from voicespit.engine.actions import Play, PlayCard
 from voicespit.engine.invariants import check_cards
 from voicespit.match import Match, MatchSettings
 from voicespit.match_events import IntentRefused, Stamped
@@ -29,6 +28,7 @@ from voicespit.opponent.player import Opponent
 from voicespit.opponent.simulated_human import HumanModel, SimulatedHuman
 from voicespit.opponent.strategy import Strategy, sensible_choice
 from voicespit.reaction_meter import ReactionMeter
+from voicespit.refusals import is_beaten_to_a_pile
 from voicespit.simulation import SimulationResult
 
 HUMAN, OPPONENT = 0, 1
@@ -74,8 +74,7 @@ def _rounded(value: float | None, unit: float = 1.0) -> float | None:
 
 def _is_contested(stamped: Stamped) -> bool:
     event = stamped.event
-    return isinstance(event, IntentRefused) and event.too_late \
-        and isinstance(event.action, Play | PlayCard)
+    return isinstance(event, IntentRefused) and is_beaten_to_a_pile(event)
 
 
 def play_realtime_game(rules: Rules, seed: int, game: int, human: HumanModel, pace: Pace, *,

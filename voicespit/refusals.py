@@ -15,6 +15,7 @@ from voicespit.engine.cards import with_article
 from voicespit.engine.state import Phase
 from voicespit.errors import VoiceSpitError
 from voicespit.intents import Resolver, State
+from voicespit.match_events import IntentRefused
 
 TOO_LATE = "too late"
 
@@ -56,12 +57,23 @@ def refusal_for_resolver(resolver: Resolver, player: int, message: str, now: Sta
     return None, message, False
 
 
+def is_beaten_to_a_pile(refusal: IntentRefused) -> bool:
+    """Whether a refused card lost the race for its pile (not, say, to the round's end)."""
+    action = refusal.action
+    return refusal.too_late and isinstance(action, Play | PlayCard) \
+        and refusal.reason.startswith(_beaten_prefix(action.pile))
+
+
+def _beaten_prefix(pile: int) -> str:
+    return f"{TOO_LATE}: {PILE_NAMES[pile]} is now "
+
+
 def _too_late_reason(action: Action, reason: str, now: State) -> str:
     phase = now.phase
     if isinstance(action, Play | PlayCard) and phase is Phase.PLAY:
         top = now.pile_top(action.pile)
         if top is not None:
-            return f"{TOO_LATE}: {PILE_NAMES[action.pile]} is now {with_article(top.rank)}"
+            return _beaten_prefix(action.pile) + with_article(top.rank)
     if phase is Phase.READY:
         return f"{TOO_LATE}: that round is over"  # not the engine's "say spit first"
     if phase is Phase.GAME_OVER:
