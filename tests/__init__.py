@@ -1,0 +1,1 @@
+"""The test suite (a package, so tests can share helpers such as `tests.match_helpers`)."""

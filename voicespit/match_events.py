@@ -53,7 +53,7 @@ class SpitCountdown:
 
 @dataclass(frozen=True, slots=True)
 class SlapWindowOpened:
-    """The round is over: the slap race is on until `closes_at` (clock time)."""
+    """The round is over: the slap race is on until `closes_at` (match time, `Match.clock`)."""
 
     closes_at: float
     smaller_pile: int | None
@@ -87,8 +87,18 @@ class PaceChanged:
         return f"opponent pace {self.seconds_per_card:.1f} s per card ({self.reason})"
 
 
+@dataclass(frozen=True, slots=True)
+class MatchQuit:
+    """The match was stopped before its end: `player` said quit. Nothing follows."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} quit"
+
+
 MatchEvent = IntentRefused | PlayerReady | SpitCountdown | SlapWindowOpened | Paused | Resumed \
-    | PaceChanged
+    | PaceChanged | MatchQuit
 
 
 @dataclass(frozen=True, slots=True)

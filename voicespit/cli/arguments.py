@@ -23,11 +23,23 @@ def seed_value(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def positive_float(text: str) -> float:
+    value = _number(text)
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text} must be a number above 0")
+    return value
+
+
+def fraction(text: str) -> float:
+    """A share strictly between 0 and 1, such as a win rate."""
+    value = _number(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be between 0 and 1 (e.g. 0.5)")
     return value

@@ -1,0 +1,347 @@
+"""The real-time referee (voicespit/match.py): one writer, ordered intents, the round flow."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from tests.match_helpers import Table, new_table
+from voicespit.engine import actions as act
+from voicespit.engine.actions import LEFT, RIGHT, Action, Play
+from voicespit.engine.cards import with_article
+from voicespit.engine.events import (
+    CardPlayed,
+    CardSpat,
+    LayoutDealt,
+    PileSlapped,
+    PileTaken,
+    RoundStarted,
+)
+from voicespit.engine.spit import SpitState
+from voicespit.engine.state import IllegalActionError, Phase
+from voicespit.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.match import MatchSettings, MatchStuckError
+from voicespit.match_events import (
+    IntentRefused,
+    MatchQuit,
+    Paused,
+    PlayerReady,
+    Resumed,
+    SlapWindowOpened,
+    SpitCountdown,
+    Stamped,
+)
+from voicespit.refusals import is_beaten_to_a_pile
+
+
+def plays_onto(state: State, player: int, pile: int) -> list[Action]:
+    return [a for a in state.legal_actions(player) if isinstance(a, Play) and a.pile == pile]
+
+
+def shared_pile(state: State) -> int | None:
+    """A pile both players can play on now, if any."""
+    if state.phase is not Phase.PLAY:
+        return None
+    return next((pile for pile in (LEFT, RIGHT)
+                 if plays_onto(state, 0, pile) and plays_onto(state, 1, pile)), None)
+
+
+def test_every_event_is_stamped_with_a_gapless_sequence_and_the_match_time() -> None:
+    table = new_table()
+    assert [type(s.event) for s in table.log[:2]] == [LayoutDealt, LayoutDealt]
+    assert isinstance(table.log[2].event, RoundStarted)
+    assert [s.sequence for s in table.log] == list(range(1, len(table.log) + 1))
+    table.clock.advance(2.5)
+    table.play_until(lambda state: len(table.events(CardPlayed)) >= 1)
+    assert table.timed(CardPlayed)[0][0] == 2.5
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_two_plays_racing_for_one_pile_one_lands_and_the_other_is_refused_too_late(
+        first: int) -> None:
+    table = new_table(seed=3)
+    table.play_until(lambda state: shared_pile(state) is not None)
+    pile = shared_pile(table.state)
+    assert pile is not None
+    second = 1 - first
+    played_before = len(table.events(CardPlayed))
+    table.post(first, plays_onto(table.state, first, pile)[0])
+    table.post(second, plays_onto(table.state, second, pile)[0])
+    table.settle()
+    landed = table.events(CardPlayed)[played_before:]
+    assert [(event.player, event.pile) for event in landed] == [(first, pile)]
+    refused = table.events(IntentRefused)
+    assert len(refused) == 1 and refused[0].player == second and refused[0].too_late
+    now_showing = with_article(landed[0].card.rank)
+    side = ("left", "right")[pile]
+    assert refused[0].reason == f"too late: {side} is now {now_showing}"
+    assert is_beaten_to_a_pile(refused[0])
+
+
+def test_a_move_that_was_never_legal_is_refused_with_the_rule_it_breaks() -> None:
+    table = new_table(seed=3)
+    state = table.state
+    assert isinstance(state, SpitState)
+    illegal = next(action for slot in range(5) for action in act.PLAYS[slot]
+                   if action not in state.legal_actions(0))
+    table.post(0, illegal)
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert not refusal.too_late and refusal.action == illegal
+    assert "cannot go there" in refusal.reason or "empty" in refusal.reason
+
+
+def resolve_onto(pile: int) -> object:
+    def resolver(state: State) -> Action:
+        plays = plays_onto(state, 0, pile)
+        if not plays:
+            raise IllegalActionError(f"nothing of yours fits {('left', 'right')[pile]}")
+        return plays[0]
+    return resolver
+
+
+def test_a_resolver_is_run_against_the_table_as_it_is_when_the_command_lands() -> None:
+    table = new_table(seed=3)
+    table.play_until(lambda state: shared_pile(state) is not None)
+    pile = shared_pile(table.state)
+    assert pile is not None
+    tops_seen: list[object] = []
+
+    def resolver(state: State) -> Action:
+        tops_seen.append(state.pile_top(pile))
+        raise IllegalActionError("only looking")
+    table.post(1, plays_onto(table.state, 1, pile)[0])   # lands first and changes the pile
+    table.match.post(ActionIntent(0, resolver=resolver))
+    table.settle()
+    opponents_card = table.events(CardPlayed)[-1]
+    assert opponents_card.player == 1 and opponents_card.pile == pile
+    assert tops_seen[0] is opponents_card.card
+
+
+def beaten_by_the_opponent(state: State) -> bool:
+    """Both can play on one pile, and once the opponent has, seat 0 cannot play there."""
+    pile = shared_pile(state)
+    if pile is None:
+        return False
+    after = state.clone()
+    after.apply(1, plays_onto(state, 1, pile)[0])
+    return after.phase is Phase.PLAY and not plays_onto(after, 0, pile)
+
+
+def test_a_command_that_finds_nothing_because_it_was_beaten_is_refused_too_late() -> None:
+    table = new_table(seed=3)
+    table.play_until(beaten_by_the_opponent)
+    pile = shared_pile(table.state)
+    assert pile is not None
+    table.post(1, plays_onto(table.state, 1, pile)[0])
+    table.match.post(ActionIntent(0, resolver=resolve_onto(pile)))  # type: ignore[arg-type]
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert refusal.player == 0 and refusal.too_late
+    assert refusal.reason.startswith(f"too late: {('left', 'right')[pile]} is now")
+
+
+def test_a_resolver_that_raises_is_refused_with_its_message() -> None:
+    table = new_table(seed=3)
+
+    def resolver(state: State) -> Action:
+        raise IllegalActionError("there is no eleven in a deck")
+    table.match.post(ActionIntent(0, resolver=resolver))
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert refusal.reason == "there is no eleven in a deck" and not refusal.too_late
+    assert table.match.errors == []
+
+
+def reach_round_over(seed: int = 5, slap: bool = True) -> Table:
+    variants = () if slap else ("slap=false",)
+    table = new_table(seed=seed, variants=variants,
+                      settings=MatchSettings(auto_start=True, countdown_from=0,
+                                             slap_window_seconds=4.0))
+    table.play_until(lambda state: state.phase is Phase.ROUND_OVER)
+    return table
+
+
+@pytest.mark.parametrize(("first", "first_pile", "second_pile"), [
+    (0, LEFT, LEFT), (1, LEFT, LEFT), (0, LEFT, RIGHT), (1, RIGHT, LEFT)])
+def test_the_first_slap_settles_both_piles_and_a_later_one_is_too_late(
+        first: int, first_pile: int, second_pile: int) -> None:
+    table = reach_round_over()
+    sizes = [len(pile) for pile in table.state.piles]
+    second = 1 - first
+    table.clock.advance(0.5)
+    table.post(first, act.SLAPS[first_pile])
+    table.post(second, act.SLAPS[second_pile])
+    table.settle()
+    assert [(e.player, e.pile) for e in table.events(PileSlapped)] == [(first, first_pile)]
+    taken = {event.player: (event.pile, event.cards) for event in table.events(PileTaken)}
+    assert taken[first] == (first_pile, sizes[first_pile])
+    assert taken[second] == (1 - first_pile, sizes[1 - first_pile])
+    [refusal] = table.events(IntentRefused)
+    assert refusal.player == second and refusal.too_late
+    assert refusal.reason.startswith("too late: your opponent slapped")
+    assert len(table.events(LayoutDealt)) == 4, "both dealt a new layout"
+
+
+def test_when_nobody_slaps_the_computers_hand_lands_on_the_smaller_pile_at_the_bell() -> None:
+    table = reach_round_over()
+    [window] = table.events(SlapWindowOpened)
+    sizes = [len(pile) for pile in table.state.piles]
+    table.clock.advance(3.9)
+    assert table.events(PileSlapped) == []
+    table.clock.advance(0.2)
+    [slap] = table.events(PileSlapped)
+    assert slap.player == 1 and window.closes_at == pytest.approx(table.clock.now() - 0.1)
+    if sizes[0] == sizes[1]:
+        assert window.smaller_pile is None and slap.pile == RIGHT, "its own side on a tie"
+    else:
+        assert slap.pile == window.smaller_pile == sizes.index(min(sizes))
+
+
+def test_a_round_starts_only_after_both_are_ready_and_a_three_two_one_countdown() -> None:
+    table = new_table(settings=MatchSettings(auto_start=False))
+    table.clock.advance(30)
+    assert table.events(SpitCountdown) == [] and table.events(RoundStarted) == []
+    table.match.post(ControlIntent(0, Control.READY))
+    table.settle()
+    assert table.events(PlayerReady) == [PlayerReady(0)] and table.events(SpitCountdown) == []
+    table.post(1, act.SPIT)  # saying "spit" is being ready too
+    table.settle()
+    table.post(0, act.PLAYS[0][LEFT])   # too early
+    table.clock.advance(2.5)
+    counts = table.timed(SpitCountdown)
+    assert [(count.seconds_left, at) for at, count in counts] == [(3, 30.0), (2, 31.0), (1, 32.0)]
+    assert table.events(RoundStarted) == []
+    refusal = table.events(IntentRefused)[0]
+    assert refusal.reason == "wait for the spit: the countdown is on"
+    table.clock.advance(0.5)
+    assert [at for at, _ in table.timed(RoundStarted)] == [33.0]
+    assert len(table.events(CardSpat)) == 2
+
+
+def test_at_a_stalemate_the_match_counts_down_and_spits_by_itself() -> None:
+    table = new_table(seed=2, settings=MatchSettings(auto_start=True, countdown_from=3))
+    table.play_until(lambda state: state.phase is Phase.STALEMATE)
+    stalled_at = table.clock.now()
+    spat_before = len(table.events(CardSpat))
+    table.clock.advance(2.9)
+    assert [c.seconds_left for c in table.events(SpitCountdown)][-3:] == [3, 2, 1]
+    assert len(table.events(CardSpat)) == spat_before
+    table.clock.advance(0.1)
+    assert len(table.events(CardSpat)) > spat_before
+    assert table.timed(CardSpat)[-1][0] == stalled_at + 3.0
+
+
+def test_with_auto_spit_off_a_stalemate_waits_for_both_players_to_say_spit() -> None:
+    table = new_table(seed=2, settings=MatchSettings(auto_start=True, countdown_from=0,
+                                                     auto_spit=False))
+    table.play_until(lambda state: state.phase is Phase.STALEMATE)
+    spat = len(table.events(CardSpat))
+    table.clock.advance(60)
+    table.post(0, act.SPIT)
+    table.settle()
+    assert table.state.phase is Phase.STALEMATE and len(table.events(CardSpat)) == spat
+    assert table.events(PlayerReady)[-1] == PlayerReady(0)
+    table.post(1, act.SPIT)
+    table.settle()
+    assert len(table.events(CardSpat)) > spat, "both said spit: the cards turn"
+
+
+def test_pause_freezes_the_countdown_and_resume_goes_on_with_the_time_it_had_left() -> None:
+    table = new_table(settings=MatchSettings(auto_start=True, countdown_from=3), start=False)
+    table.match.start()
+    table.settle()
+    table.clock.advance(0.5)
+    table.match.post(ControlIntent(0, Control.PAUSE))
+    table.clock.advance(100)
+    assert [c.seconds_left for c in table.events(SpitCountdown)] == [3]
+    table.post(0, act.SPIT)
+    table.settle()
+    assert table.events(IntentRefused)[-1].reason.startswith("the game is paused")
+    table.match.post(ControlIntent(0, Control.RESUME))
+    table.clock.advance(0.49)
+    assert [c.seconds_left for c in table.events(SpitCountdown)] == [3]
+    table.clock.advance(0.01)
+    counts = table.timed(SpitCountdown)
+    assert [count.seconds_left for _, count in counts] == [3, 2]
+    assert counts[1][0] == pytest.approx(1.0), "match time leaves the pause out"
+    assert [type(s.event) for s in table.log if isinstance(s.event, Paused | Resumed)] == \
+        [Paused, Resumed]
+
+
+def test_pause_freezes_the_slap_window() -> None:
+    table = reach_round_over()
+    table.match.post(ControlIntent(0, Control.PAUSE))
+    table.clock.advance(1000)
+    assert table.events(PileSlapped) == []
+    table.match.post(ControlIntent(0, Control.RESUME))
+    table.clock.advance(4.0)
+    assert len(table.events(PileSlapped)) == 1
+
+
+def test_quit_ends_the_match_and_nothing_happens_after_it() -> None:
+    table = new_table()
+    table.match.post(ControlIntent(0, Control.QUIT))
+    table.settle()
+    assert table.match.is_over and table.events(MatchQuit) == [MatchQuit(0)]
+    published = len(table.log)
+    table.post(0, table.state.legal_actions(0)[0] if table.state.legal_actions(0) else act.SPIT)
+    table.clock.advance(1000)
+    assert [s.event for s in table.log[published:]] == [
+        IntentRefused(0, table.events(IntentRefused)[0].action, "the game is over")]
+
+
+def test_faster_with_no_computer_opponent_is_refused() -> None:
+    table = new_table()
+    table.match.post(ControlIntent(0, Control.FASTER))
+    table.settle()
+    assert table.events(IntentRefused)[0].reason == "there is no computer opponent to pace"
+
+
+def test_run_until_over_says_so_when_nothing_can_happen() -> None:
+    table = new_table(settings=MatchSettings(auto_start=False))
+    with pytest.raises(MatchStuckError, match="nothing left to happen"):
+        table.match.run_until_over()
+
+
+def test_with_slap_off_the_chooser_is_given_the_smaller_pile_when_time_runs_out() -> None:
+    table = reach_round_over(slap=False)
+    chooser = next(seat for seat in (0, 1) if table.state.legal_actions(seat))
+    sizes = [len(pile) for pile in table.state.piles]
+    table.clock.advance(4.0)
+    [choice] = table.events(PileSlapped)
+    assert choice.player == chooser
+    assert sizes[choice.pile] == min(sizes)
+
+
+def test_a_slow_listener_holds_up_nobody_and_still_hears_everything_in_order() -> None:
+    table = new_table(settings=MatchSettings(auto_start=True, countdown_from=0), start=False)
+    heard: list[Stamped] = []
+    release = threading.Event()
+
+    def slow(stamped: Stamped) -> None:
+        release.wait(5.0)
+        heard.append(stamped)
+    table.match.subscribe(slow)
+    table.match.start()
+    started = time.monotonic()
+    table.play_until(lambda state: state.phase is Phase.ROUND_OVER)
+    assert time.monotonic() - started < 5.0 and heard == []
+    release.set()
+    assert table.match.flush_listeners(5.0)
+    assert heard == table.log
+    table.match.close()
+
+
+def test_a_failing_listener_is_counted_and_the_others_still_hear_everything() -> None:
+    table = new_table(start=False)
+
+    def broken(stamped: Stamped) -> None:
+        raise ValueError("broken speaker")
+    table.match.subscribe(broken, inline=True)
+    table.match.start()
+    table.settle()
+    assert len(table.match.listener_errors) == len(table.log) > 0
+    assert table.match.errors == []

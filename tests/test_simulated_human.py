@@ -1,0 +1,45 @@
+"""The simulated human (voicespit/opponent/simulated_human.py): a pace, misses, wrong words."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import pytest
+
+from tests.match_helpers import new_table
+from voicespit.engine.state import Phase
+from voicespit.match_events import IntentRefused
+from voicespit.opponent import FixedPace, HumanModel, Opponent, SimulatedHuman
+from voicespit.reaction_meter import ReactionMeter
+
+
+def test_its_reactions_average_to_its_pace_misses_included() -> None:
+    table = new_table()
+    human = SimulatedHuman(table.match, HumanModel(2.0, miss_rate=0.2), random.Random(3))
+    delays = [human.reaction_delay(Phase.PLAY) for _ in range(20_000)]
+    assert statistics.fmean(delays) == pytest.approx(2.0, rel=0.03)
+    assert max(delays) > 2.5 * statistics.median(delays), "a missed card takes a while"
+
+
+def test_it_says_commands_ahead_of_their_landing_but_never_longer_than_it_has() -> None:
+    table = new_table()
+    human = SimulatedHuman(table.match, HumanModel(2.0, command_seconds=0.8), random.Random(3))
+    assert human.execution_seconds(3.0) == 0.8
+    assert human.execution_seconds(1.0) == pytest.approx(0.6)
+
+
+def test_in_a_match_its_wrong_commands_are_refused_and_its_pace_is_measured() -> None:
+    table = new_table(seed=6, start=False)
+    meter = ReactionMeter(table.match)
+    Opponent(table.match, FixedPace(2.0), random.Random(1), meter=meter)
+    human = SimulatedHuman(table.match, HumanModel(2.0, wrong_rate=0.1), random.Random(2))
+    table.match.start()
+    table.match.run_until_over()
+    misplaced = [r for r in table.events(IntentRefused)
+                 if r.player == 0 and not r.too_late and "cannot go there" in r.reason]
+    assert human.wrong_commands > 0
+    # Most wrong commands name a card for a pile it does not fit; a wrong slap
+    # (the bigger pile) is legal, just bad.
+    assert human.wrong_commands >= len(misplaced) >= 0.75 * human.wrong_commands
+    assert meter.mean(0) == pytest.approx(2.0, rel=0.3)

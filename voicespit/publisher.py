@@ -1,0 +1,116 @@
+"""How a match's events go out: stamped, recorded, delivered, and heard.
+
+The match hands every batch of events here. The publisher stamps each with
+its sequence number and the match time, keeps the table's snapshot after a
+batch that changed it (see `voicespit.hearing`), and on `flush()` delivers
+the batches in order to listeners (`voicespit.delivery`) and, once heard, to
+observers as `Perception`s. Publishing and flushing are separate so that an
+observer may publish in turn (the opponent announcing its new pace) without
+anybody receiving events out of order.
+
+Referee thread only, except `subscribe` and `observe`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+
+from voicespit.clock import Clock, Timer
+from voicespit.delivery import Listener, Listeners
+from voicespit.engine.events import Event
+from voicespit.hearing import Hearing, Observer, Perception
+from voicespit.intents import State
+from voicespit.match_events import MatchEvent, Stamped
+
+log = logging.getLogger(__name__)
+
+TimerFactory = Callable[[float, Callable[[], None]], Timer]
+
+
+class Publisher:
+    def __init__(self, clock: Clock, live_state: Callable[[], State], set_timer: TimerFactory,
+                 *, wait_for_announcements: bool, announcement_timeout: float) -> None:
+        self._clock = clock
+        self._live_state = live_state
+        self._set_timer = set_timer
+        self.waits = wait_for_announcements
+        self._timeout = announcement_timeout
+        self.listeners = Listeners()
+        self.hearing = Hearing()
+        self._observers: list[Observer] = []
+        self._observers_lock = threading.Lock()
+        self._outbox: list[list[Stamped]] = []
+        self._sequence = 0
+        self._deadline: Timer | None = None
+        self.errors: list[str] = []
+        """Observer failures: logged and counted, never passed on to the referee."""
+
+    def subscribe(self, listener: Listener, inline: bool) -> None:
+        self.listeners.add(listener, inline)
+
+    def observe(self, observer: Observer) -> None:
+        with self._observers_lock:
+            self._observers.append(observer)
+
+    def publish(self, events: Sequence[Event | MatchEvent], changed: bool) -> None:
+        """Stamp a batch now; `changed`: it changed the table (keep a snapshot)."""
+        now = self._clock.now()
+        batch = []
+        for event in events:
+            self._sequence += 1
+            batch.append(Stamped(self._sequence, now, event))
+        if batch:
+            self.hearing.published(batch, self._live_state() if changed else None)
+            self._outbox.append(batch)
+
+    def flush(self) -> None:
+        """Deliver everything published so far, and whatever observers publish meanwhile."""
+        while self._outbox:
+            batch = self._outbox.pop(0)
+            self.listeners.deliver(batch)
+            if not self.waits:
+                self.hear(batch[-1].sequence)
+        if self.waits:
+            self._arm_deadline()
+
+    def hear(self, through: int) -> None:
+        """Everything up to `through` has been heard: tell the observers."""
+        events = self.hearing.hear(through)
+        if not events:
+            return
+        state = self.hearing.state_at(through) or self._live_state()
+        perception = Perception(events, state, self._clock.now(), through)
+        with self._observers_lock:
+            observers = list(self._observers)
+        for observer in observers:
+            try:
+                observer(perception)
+            except Exception as error:
+                log.exception("observer %r failed", observer)
+                self.errors.append(f"observer: {error!r}")
+
+    def heard_state(self) -> State:
+        """The table as heard (the live table when nothing waits for announcements)."""
+        if not self.waits:
+            return self._live_state()
+        return self.hearing.state_at(self.hearing.heard_through) or self._live_state()
+
+    def stop(self) -> None:
+        """The match is over: no more waiting for announcements."""
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _arm_deadline(self) -> None:
+        """Count the oldest unheard event as heard once it is `timeout` seconds old."""
+        oldest = self.hearing.oldest_unheard
+        if oldest is None or self._deadline is not None:
+            return
+
+        def give_up_waiting() -> None:
+            self._deadline = None
+            self.hear(oldest.sequence)
+        delay = oldest.time + self._timeout - self._clock.now()
+        self._deadline = self._set_timer(delay, give_up_waiting)
