@@ -17,8 +17,10 @@ AUDIO_STACK = ("vosk", "pocketsphinx", "pyttsx3", "sounddevice")
 LAYERS = (
     {"errors", "clock", "config", "profile"},
     {"engine"},
-    {"match_events", "match"},
-    {"opponent", "simulation"},
+    # The real-time referee and the pieces it is built from.
+    {"match_events", "match", "match_settings", "intents", "inbox", "publisher", "delivery",
+     "hearing", "refusals", "reaction_meter"},
+    {"opponent", "simulation", "realtime_simulation"},
     {"narration"},
     {"audio", "speech"},
     {"app"},

@@ -99,18 +99,26 @@ def test_the_file_holds_nothing_but_the_announced_sounds(demo: Heard) -> None:
 def test_the_command_prints_the_transcript_and_the_same_seed_gives_the_same_file(
         tmp_path: Path) -> None:
     # Separate processes: espeak-ng carries state from one utterance to the next
-    # within a process, so only a fresh process repeats a game exactly.
-    runs = []
-    for name in ("a.wav", "b.wav"):
+    # within a process, so only a fresh process repeats a game exactly -- and only
+    # when the engine did not have to render an utterance twice (it says so), which
+    # happens on a heavily loaded machine. Such a pair is measured again.
+    def narrate(name: str) -> tuple[list[str], bytes]:
         out = tmp_path / name
         done = subprocess.run(
             [sys.executable, "-m", "voicespit", "narrate", "--game", "speed", "--seed", "3",
              "--out", str(out)], capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, done.stderr
-        runs.append((done.stdout.splitlines(), out.read_bytes()))
-    (printed, first), (again, second) = runs
-    assert printed[-1].startswith("narrate: speed seed 3: ") and "a.wav" in printed[-1]
-    assert "Game over:" in printed[-2] and printed[0].split(maxsplit=1)[1].startswith("Round 1.")
+        return done.stdout.splitlines(), out.read_bytes()
+
+    for _ in range(3):
+        (printed, first), (again, second) = narrate("a.wav"), narrate("b.wav")
+        assert printed[-1].startswith("narrate: speed seed 3: ") and "a.wav" in printed[-1]
+        assert "Game over:" in printed[-2]
+        assert printed[0].split(maxsplit=1)[1].startswith("Round 1.")
+        if "rendered again" not in printed[-1] + again[-1]:
+            break
+    else:
+        pytest.fail("three pairs of runs all had to render speech again; is the machine overloaded?")
     assert printed[:-1] == again[:-1]
     assert first == second, "the same seed gives the same file"
 

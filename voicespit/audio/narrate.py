@@ -65,6 +65,10 @@ class NarrateResult:
     """The text mirror: every announcement, in order, with its time."""
     events: list[Stamped]
     """Everything the match published."""
+    speech_retries: int = 0
+    """Utterances the speech engine had to render again. espeak-ng's output shifts by a
+    few samples with every utterance a process renders, so a run with retries is the
+    same game but not the same file, byte for byte."""
 
     @property
     def plays(self) -> int:
@@ -113,4 +117,4 @@ def narrate_game(rules: Rules, seed: int, out: Path, stream: TextIO,
         if own_renderer:
             speech.close()
     return NarrateResult(timeline, Counter(status for status, _ in speaker.history),
-                         mirror.lines, events)
+                         mirror.lines, events, getattr(speech, "retries", 0))

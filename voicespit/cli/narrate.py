@@ -51,5 +51,7 @@ def run(args: argparse.Namespace) -> int:
           f"{len(result.lines)} announcements ({spoken['spoken']} spoken in full, "
           f"{spoken['cut']} cut short, {spoken['dropped'] + spoken['expired']} dropped as stale); "
           f"{result.plays} cards played, {result.refusals} moves too late; "
-          f"{int(minutes)} min {seconds:04.1f} s -> {out}")
+          f"{int(minutes)} min {seconds:04.1f} s -> {out}"
+          + (f" (speech rendered again {result.speech_retries} times)"
+             if result.speech_retries else ""))
     return 0
