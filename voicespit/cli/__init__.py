@@ -18,6 +18,7 @@ from voicespit.errors import VoiceSpitError
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "simulate": ("voicespit.cli.simulate", "play computer-versus-computer games at full speed"),
+    "recognize": ("voicespit.cli.recognize", "recognize spoken commands in WAV files or a corpus"),
 }
 
 
