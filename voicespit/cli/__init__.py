@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("voicespit.cli.simulate", "play computer-versus-computer games at full speed"),
     "models": ("voicespit.cli.models", "install and list Vosk speech models"),
     "narrate": ("voicespit.cli.narrate", "render a computer-versus-computer game to a stereo WAV"),
+    "recognize": ("voicespit.cli.recognize", "recognize spoken commands in WAV files or a corpus"),
 }
 
 

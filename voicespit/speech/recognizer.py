@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from voicespit.errors import VoiceSpitError
+
 SAMPLE_RATE = 16_000
 """Every recognizer takes 16 kHz mono 16-bit audio; sources convert to it."""
 
@@ -58,3 +60,7 @@ class Recognizer(Protocol):
     def reset(self) -> None:
         """Forget the utterance in progress (e.g. after the game spoke)."""
         ...
+
+
+class RecognizerError(VoiceSpitError):
+    """A recognizer that cannot start: no engine installed, a missing or broken model."""

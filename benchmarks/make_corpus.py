@@ -1,0 +1,212 @@
+"""Build the spoken-command corpus with espeak-ng: commands and chatter, clean and noisy.
+
+    python -m benchmarks.make_corpus [--out benchmarks/corpus] [--split tuning|heldout]
+
+Each split is a directory with `manifest.tsv` (`path<TAB>transcript<TAB>kind`,
+kind `command` or `chatter`, paths relative to the manifest), `timings.tsv`
+(`path<TAB>speech_start<TAB>speech_end` in seconds: where the speech really is,
+so latency is measured from the true end of speech) and 16 kHz mono 16-bit WAVs.
+
+The two splits share no voice and no chatter sentence: thresholds and words are
+tuned on `tuning` and reported on `heldout`. Every command sentence of the grammar
+appears once per split and per noise condition, in a voice and at a rate (130-220
+words a minute) drawn from the split's seed. Generation is deterministic: sox
+runs without dither (-D) and the noise comes from a seeded generator, so the same
+grammar always gives the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shutil
+import subprocess
+import tempfile
+import wave
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from voicespit.speech.grammar import sentences
+
+SAMPLE_RATE = 16_000
+LEAD_SECONDS = 0.5
+"""Silence before the speech, as a microphone hears the room before a command."""
+TAIL_SECONDS = 1.2
+"""Silence after it: room for the endpointer to decide and for latency to be seen."""
+CONDITIONS: dict[str, float | None] = {"clean": None, "snr20": 20.0, "snr10": 10.0}
+RATES = (130, 220)
+
+
+@dataclass(frozen=True)
+class Split:
+    voices: tuple[str, ...]
+    seed: int
+    chatter: tuple[str, ...]
+
+
+CHATTER = (
+    "what time is it", "hang on a second", "oh no I missed that one",
+    "can you get me a glass of water", "I think I'm getting the hang of this",
+    "that was really quick", "hmm", "wait what just happened",
+    "my turn is it", "I'm not sure about that", "okay let me think",
+    "the phone is ringing", "who is winning right now", "this game is fun",
+    "hello there", "could you turn the music down", "I need a break soon",
+    "that's not fair", "where did I put my coffee", "good morning everyone",
+    "let's see what happens", "oh wow", "I can't believe it",
+    "did you hear that noise", "the cat is on the table", "thank you very much",
+    "are we having dinner later", "I lost track of the cards", "maybe next time",
+    "nice one", "what did you say", "it's getting late",
+    "come on come on", "sorry about that", "I was thinking about something else",
+    "how many cards do you have", "the weather is lovely today", "oops",
+    "give me a moment", "well played", "is anybody there",
+    "I'll be right back", "this is harder than it looks", "let me try again",
+    "that card is mine", "you are too fast for me", "what's for lunch",
+    "turn the light on please", "I love this song", "almost got it",
+    "can we play another round later", "no way", "the kettle has boiled",
+    "let me sit down", "where are my glasses", "one moment please",
+    "I'm going to win this", "that is amazing", "keep going",
+    "how does this work", "what a lucky card", "see you tomorrow",
+    "I forgot what I was doing", "can you hear me", "alright then",
+    "the door is open", "that was close", "just a minute",
+    "I need to concentrate", "who made this game", "speak up a bit",
+    "it's your move", "that seven was lucky", "I have no idea",
+    "excellent", "shall we stop here", "the dog wants to go out",
+    "really", "let's go", "I'm ready for lunch",
+)
+"""Out-of-grammar sentences: table talk, reactions, and near-misses with game words."""
+
+SPLITS: dict[str, Split] = {
+    "tuning": Split(("en-us", "en-gb-x-rp", "en+m3", "en-us+f2", "en-gb-scotland"), 11,
+                    CHATTER[0::2]),
+    "heldout": Split(("en", "en-us+f3", "en-029", "en-us-nyc", "en-gb-x-gbcwmd+m2"), 29,
+                     CHATTER[1::2]),
+}
+
+
+def speak(text: str, voice: str, rate: int, workdir: Path) -> npt.NDArray[np.int16]:
+    """espeak-ng's rendering of `text`, as 16 kHz mono samples (sox, no dither)."""
+    raw = workdir / "espeak.wav"
+    converted = workdir / "converted.wav"
+    subprocess.run(["espeak-ng", "-v", voice, "-s", str(rate), "-w", str(raw), text],
+                   check=True, capture_output=True)
+    subprocess.run(["sox", "-D", str(raw), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16",
+                    str(converted)], check=True, capture_output=True)
+    with wave.open(str(converted), "rb") as wav:
+        return np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2").copy()
+
+
+def _frame_energies(samples: npt.NDArray[np.int16]) -> npt.NDArray[np.float64]:
+    frame = SAMPLE_RATE // 100
+    usable = len(samples) - len(samples) % frame
+    power = np.mean(samples[:usable].astype(np.float64).reshape(-1, frame) ** 2, axis=1)
+    return np.asarray(10 * np.log10(power + 1.0))
+
+
+def trim(samples: npt.NDArray[np.int16]) -> npt.NDArray[np.int16]:
+    """Cut espeak's own leading and trailing silence (10 ms frames 50 dB below the peak)."""
+    energy = _frame_energies(samples)
+    loud = np.flatnonzero(energy > energy.max() - 50)
+    if len(loud) == 0:
+        return samples
+    frame = SAMPLE_RATE // 100
+    return samples[loud[0] * frame:(loud[-1] + 1) * frame]
+
+
+def speech_end(samples: npt.NDArray[np.int16]) -> float:
+    """Seconds into trimmed speech where it ends for latency: the last frame within 40 dB
+    of the peak. Stricter than the trim, so a faint breath after the last word does not
+    flatter the latency figures."""
+    energy = _frame_energies(samples)
+    loud = np.flatnonzero(energy > energy.max() - 40)
+    return float((loud[-1] + 1) / 100) if len(loud) else len(samples) / SAMPLE_RATE
+
+
+def with_noise(speech: npt.NDArray[np.int16], snr_db: float | None,
+               seed: int) -> npt.NDArray[np.int16]:
+    """Pad with silence, then add white noise at `snr_db` below the speech power."""
+    lead = np.zeros(int(LEAD_SECONDS * SAMPLE_RATE))
+    tail = np.zeros(int(TAIL_SECONDS * SAMPLE_RATE))
+    signal = np.concatenate([lead, speech.astype(np.float64), tail])
+    if snr_db is not None:
+        power = float(np.mean(speech.astype(np.float64) ** 2))
+        noise = np.random.default_rng(seed).standard_normal(len(signal))
+        signal = signal + noise * np.sqrt(power / 10 ** (snr_db / 10))
+    return np.clip(np.round(signal), -32768, 32767).astype(np.int16)
+
+
+def write_wav(path: Path, samples: npt.NDArray[np.int16]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(SAMPLE_RATE)
+        wav.writeframes(samples.astype("<i2").tobytes())
+
+
+@dataclass(frozen=True)
+class Utterance:
+    transcript: str
+    kind: str
+    voice: str
+    rate: int
+
+
+def utterances(split: Split, commands: Sequence[str]) -> list[Utterance]:
+    """Every command sentence and the split's chatter, each with a seeded voice and rate."""
+    rng = random.Random(split.seed)
+    chosen = [Utterance(text, "command", rng.choice(split.voices), rng.randint(*RATES))
+              for text in commands]
+    chosen += [Utterance(text, "chatter", rng.choice(split.voices), rng.randint(*RATES))
+               for text in split.chatter]
+    return chosen
+
+
+def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
+          conditions: Sequence[str] = tuple(CONDITIONS), limit: int | None = None) -> Path:
+    """Write one split under `out/split_name`; returns the manifest's path."""
+    split = SPLITS[split_name]
+    chosen = utterances(split, sentences() if commands is None else commands)
+    if limit is not None:
+        chosen = chosen[:limit]
+    directory = out / split_name
+    if directory.exists():
+        shutil.rmtree(directory)
+    manifest = ["path\ttranscript\tkind"]
+    timings = ["path\tspeech_start\tspeech_end"]
+    with tempfile.TemporaryDirectory() as workdir:
+        for number, utterance in enumerate(chosen):
+            speech = trim(speak(utterance.transcript, utterance.voice, utterance.rate,
+                                Path(workdir)))
+            words = re.sub(r"[^a-z0-9]+", "_", utterance.transcript.lower()).strip("_")
+            stem = f"{number:04d}-{utterance.kind}-{words}"
+            for condition in conditions:
+                relative = f"{condition}/{stem[:60]}.wav"
+                seed = zlib.crc32(f"{split.seed}:{relative}".encode())
+                write_wav(directory / relative, with_noise(speech, CONDITIONS[condition], seed))
+                manifest.append(f"{relative}\t{utterance.transcript}\t{utterance.kind}")
+                end = LEAD_SECONDS + speech_end(speech)
+                timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
+    (directory / "manifest.tsv").write_text("\n".join(manifest) + "\n")
+    (directory / "timings.tsv").write_text("\n".join(timings) + "\n")
+    return directory / "manifest.tsv"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "corpus")
+    parser.add_argument("--split", choices=(*SPLITS, "both"), default="both")
+    args = parser.parse_args()
+    for name in SPLITS if args.split == "both" else (args.split,):
+        manifest = build(args.out, name)
+        count = len(manifest.read_text().splitlines()) - 1
+        print(f"{name}: {count} files, manifest {manifest}")
+
+
+if __name__ == "__main__":
+    main()

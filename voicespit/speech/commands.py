@@ -1,0 +1,127 @@
+"""What a player can say, as values: a `Verb` and its slots, before any game state.
+
+A `Command` is what the words meant ("seven on left" -> play a seven on the left
+pile). Whether it is a legal move now is the parser's second stage. Commands
+print as the canonical phrase a player could say back: `str(Command.play(6, 0))`
+is "seven on left", and `repr` can be pasted into Python.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
+from voicespit.engine.cards import RANK_NAMES
+
+
+class Group(enum.Enum):
+    """How the app routes a command: moves go to the match, the rest to the app."""
+
+    MOVE = "moves"
+    """Plays and stockpile moves: resolved against the game state into an Action."""
+    ROUND = "round"
+    """Round flow (spit, slap, ready): also resolved into an Action."""
+    INFO = "information"
+    """Questions about the table: answered by narration, never change the game."""
+    CONTROL = "control"
+    """The session: pause, pace, speech rate, quitting, answering a question."""
+
+
+class Verb(enum.Enum):
+    """Every kind of command. The value is the verb's name in `str(command)`."""
+
+    PLAY = "play"
+    FLIP = "flip"
+    MOVE = "move"
+    DRAW = "draw"
+    SPIT = "spit"
+    SLAP = "slap"
+    READY = "ready"
+    PILES = "piles"
+    PILE = "pile"
+    MY_CARDS = "my cards"
+    COUNT = "count"
+    SCORE = "score"
+    REPEAT = "repeat"
+    HELP = "help"
+    PAUSE = "pause"
+    RESUME = "resume"
+    FASTER = "faster"
+    SLOWER = "slower"
+    SPEAK_FASTER = "speak faster"
+    SPEAK_SLOWER = "speak slower"
+    QUIT = "quit"
+    YES = "yes"
+    NO = "no"
+    NEW_GAME = "new game"
+
+    @property
+    def group(self) -> Group:
+        return _GROUPS[self]
+
+
+_GROUPS = {
+    **dict.fromkeys((Verb.PLAY, Verb.FLIP, Verb.MOVE, Verb.DRAW), Group.MOVE),
+    **dict.fromkeys((Verb.SPIT, Verb.SLAP, Verb.READY), Group.ROUND),
+    **dict.fromkeys((Verb.PILES, Verb.PILE, Verb.MY_CARDS, Verb.COUNT, Verb.SCORE,
+                     Verb.REPEAT, Verb.HELP), Group.INFO),
+    **dict.fromkeys((Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER, Verb.SPEAK_FASTER,
+                     Verb.SPEAK_SLOWER, Verb.QUIT, Verb.YES, Verb.NO, Verb.NEW_GAME),
+                    Group.CONTROL),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A verb and the slots the words filled. Unfilled slots are None.
+
+    - PLAY: `rank` (0 ace .. 12 king), `pile` (0 left, 1 right, None: wherever it fits)
+    - FLIP: `stock` (0..4, None: the one face-down stockpile)
+    - MOVE: `stock` (from) and `target` (the empty slot)
+    - SLAP and PILE: `pile`
+    """
+
+    verb: Verb
+    rank: int | None = None
+    pile: int | None = None
+    stock: int | None = None
+    target: int | None = None
+
+    @staticmethod
+    def play(rank: int, pile: int | None = None) -> Command:
+        return Command(Verb.PLAY, rank=rank, pile=pile)
+
+    @property
+    def group(self) -> Group:
+        return self.verb.group
+
+    @property
+    def is_action(self) -> bool:
+        """True when the command asks for a move in the game (resolve it against the state)."""
+        return self.verb.group in (Group.MOVE, Group.ROUND)
+
+    def __str__(self) -> str:
+        verb = self.verb
+        if verb is Verb.PLAY:
+            assert self.rank is not None
+            rank = RANK_NAMES[self.rank]
+            return rank if self.pile is None else f"{rank} on {PILE_NAMES[self.pile]}"
+        if verb is Verb.FLIP and self.stock is not None:
+            return f"flip {STOCK_NAMES[self.stock]}"
+        if verb is Verb.MOVE:
+            assert self.stock is not None and self.target is not None
+            return f"move {STOCK_NAMES[self.stock]} to {STOCK_NAMES[self.target]}"
+        if verb is Verb.SLAP:
+            assert self.pile is not None
+            return f"slap {PILE_NAMES[self.pile]}"
+        if verb is Verb.PILE:
+            assert self.pile is not None
+            return PILE_NAMES[self.pile]
+        return str(verb.value)
+
+    def __repr__(self) -> str:
+        slots = [f"{name}={value!r}" for name, value in
+                 (("rank", self.rank), ("pile", self.pile), ("stock", self.stock),
+                  ("target", self.target)) if value is not None]
+        return f"Command({', '.join([f'Verb.{self.verb.name}', *slots])})"

@@ -1,0 +1,113 @@
+"""Where speech starts, pauses and stops, frame by frame, against an adaptive noise floor.
+
+The WebRTC-style VAD that PocketSphinx ships never declared the end of speech in
+10 dB white noise (SPEECH_NOTES.md), so this detector compares each 10 ms
+frame's energy with a noise floor it tracks itself: the floor follows quiet
+frames down at once and drifts up slowly while nobody speaks, so a steady fan
+or hiss becomes the new silence.
+
+It only reports; the recognizer decides. A short pause (`pause_frames`) is the
+moment to ask the decoder whether a whole command was said; a long one
+(`end_frames`) ends the utterance whatever the decoder thinks.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EndpointSettings:
+    start_db: float = 9.0
+    """A frame this far above the floor is speech."""
+    continue_db: float = 6.0
+    """Within an utterance, a frame this far above the floor is still speech."""
+    start_frames: int = 3
+    """Consecutive speech frames that start an utterance (a click is not a command)."""
+    pause_frames: int = 8
+    """Quiet frames after which the decoder is asked whether the command is complete."""
+    end_frames: int = 35
+    """Quiet frames that end an utterance whatever the decoder says."""
+    preroll_frames: int = 30
+    """Audio kept from before the start: onsets (the s of six) are quieter than the trigger."""
+    max_frames: int = 500
+    """The longest utterance; past it the utterance is cut (noise that never stops)."""
+    floor_rise: float = 0.02
+    """How fast the floor climbs towards louder quiet frames (per frame, 0..1)."""
+
+
+class FrameEvent(enum.Enum):
+    QUIET = "quiet"
+    """Nothing going on (or still waiting for enough speech frames)."""
+    STARTED = "started"
+    """This frame starts an utterance."""
+    SPEAKING = "speaking"
+    PAUSED = "paused"
+    """The utterance has been quiet for exactly `pause_frames`."""
+    ENDED = "ended"
+    """Quiet for `end_frames`: the utterance is over."""
+    TOO_LONG = "too long"
+    """The utterance reached `max_frames` without ending."""
+
+
+class SpeechDetector:
+    """Feed it one frame energy at a time; it says what that frame means."""
+
+    def __init__(self, settings: EndpointSettings = EndpointSettings()) -> None:
+        self.settings = settings
+        self.floor_db: float | None = None
+        self.in_speech = False
+        self._loud_run = 0
+        self._quiet_run = 0
+        self._length = 0
+        self._energies: list[float] = []
+
+    def reset(self) -> None:
+        """Forget the utterance in progress; the noise floor is kept (it is the room's)."""
+        self.in_speech = False
+        self._loud_run = self._quiet_run = self._length = 0
+        self._energies = []
+
+    @property
+    def quiet_frames(self) -> int:
+        """Quiet frames since the last speech frame of the utterance in progress."""
+        return self._quiet_run
+
+    def push(self, energy_db: float) -> FrameEvent:
+        settings = self.settings
+        if self.floor_db is None:
+            self.floor_db = energy_db
+        if not self.in_speech:
+            if energy_db > self.floor_db + settings.start_db:
+                self._loud_run += 1
+                if self._loud_run >= settings.start_frames:
+                    self.in_speech = True
+                    self._quiet_run = 0
+                    self._length = self._loud_run
+                    self._energies = [energy_db]
+                    return FrameEvent.STARTED
+                return FrameEvent.QUIET
+            self._loud_run = 0
+            if energy_db < self.floor_db:
+                self.floor_db = energy_db
+            else:
+                self.floor_db += settings.floor_rise * (energy_db - self.floor_db)
+            return FrameEvent.QUIET
+        self._length += 1
+        self._energies.append(energy_db)
+        if energy_db > self.floor_db + settings.continue_db:
+            self._quiet_run = 0
+        else:
+            self._quiet_run += 1
+        if self._quiet_run >= settings.end_frames:
+            self.reset()
+            return FrameEvent.ENDED
+        if self._length >= settings.max_frames:
+            # Sound that never stops is the room now: its quieter part is the new floor.
+            self.floor_db = sorted(self._energies)[len(self._energies) // 10]
+            self.reset()
+            return FrameEvent.TOO_LONG
+        if self._quiet_run == settings.pause_frames:
+            return FrameEvent.PAUSED
+        return FrameEvent.SPEAKING

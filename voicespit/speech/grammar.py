@@ -1,0 +1,188 @@
+"""The spoken command language, defined once.
+
+Everything else is generated from the `PHRASINGS` table below: the recognizers'
+vocabularies (`vosk_phrases`, `jsgf`, `sentences`), the parser's patterns, the
+spoken help (`help_text`), the README's command list (`command_reference`) and
+every sample sentence the tests use (`sample_phrases`).
+
+A phrasing is a pattern of words and slots: `{rank}` (ace .. king), `{pile}`
+(left, right), `{stock}` and `{target}` (stockpile numbers one .. five).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
+from voicespit.engine.cards import RANK_NAMES
+from voicespit.speech.commands import Command, Group, Verb
+from voicespit.speech.context import GrammarContext
+
+SLOTS = ("rank", "pile", "stock", "target")
+SLOT_WORDS: dict[str, tuple[str, ...]] = {
+    "rank": RANK_NAMES,
+    "pile": PILE_NAMES,
+    "stock": STOCK_NAMES,
+    "target": STOCK_NAMES,
+}
+"""The words a recognizer may hear in each slot, in slot-value order."""
+
+
+@dataclass(frozen=True)
+class Phrasing:
+    """One way to say one kind of command."""
+
+    verb: Verb
+    pattern: str
+    """Words and {slots}: "{rank} on {pile}"."""
+    meaning: str
+    """What it does, for the command reference and the help."""
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return tuple(self.pattern.split())
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        return tuple(token[1:-1] for token in self.tokens if token.startswith("{"))
+
+
+# Why these words (measured on the tuning split of the espeak corpus; see
+# benchmarks/README and the issue note): every phrase is something a player
+# would say unprompted, and where two commands sounded alike to the recognizer
+# one of them got a longer or different phrase.
+PHRASINGS: tuple[Phrasing, ...] = (
+    Phrasing(Verb.PLAY, "{rank} on {pile}", "play a card of that rank onto that pile"),
+    Phrasing(Verb.PLAY, "play {rank} on {pile}", "the same, said in full"),
+    Phrasing(Verb.PLAY, "{rank} {pile}", "the same, said quickly"),
+    Phrasing(Verb.PLAY, "{rank}", "play that rank on the one pile it fits"),
+    Phrasing(Verb.FLIP, "flip", "turn up your face-down stockpile card"),
+    Phrasing(Verb.FLIP, "flip {stock}", "turn up that stockpile's top card"),
+    Phrasing(Verb.MOVE, "move {stock} to {target}",
+             "move a stockpile's top card into an empty slot"),
+    Phrasing(Verb.DRAW, "draw", "Speed: draw a card into your hand"),
+    Phrasing(Verb.SPIT, "spit", "turn up new cards onto the piles, to start or when stuck"),
+    Phrasing(Verb.SLAP, "slap {pile}", "at the end of a round, take that pile"),
+    Phrasing(Verb.READY, "ready", "you are ready for the round to start"),
+    Phrasing(Verb.PILES, "piles", "hear the top card of both piles"),
+    Phrasing(Verb.PILE, "{pile}", "hear the top card of that pile"),
+    Phrasing(Verb.MY_CARDS, "my cards", "hear your stockpile tops, or your hand in Speed"),
+    Phrasing(Verb.COUNT, "count", "hear how many cards each player has left"),
+    Phrasing(Verb.SCORE, "score", "hear the score"),
+    Phrasing(Verb.REPEAT, "repeat", "hear the last announcement again"),
+    Phrasing(Verb.HELP, "help", "hear what you can say"),
+    Phrasing(Verb.PAUSE, "pause", "pause the game"),
+    Phrasing(Verb.RESUME, "resume", "carry on after a pause"),
+    Phrasing(Verb.FASTER, "faster", "make the opponent play faster"),
+    Phrasing(Verb.SLOWER, "slower", "make the opponent play slower"),
+    Phrasing(Verb.SPEAK_FASTER, "speak faster", "make the game's voice speak faster"),
+    Phrasing(Verb.SPEAK_SLOWER, "speak slower", "make the game's voice speak slower"),
+    Phrasing(Verb.QUIT, "quit", "leave the game (it asks you to confirm)"),
+    Phrasing(Verb.YES, "yes", "answer yes to a question"),
+    Phrasing(Verb.NO, "no", "answer no to a question"),
+    Phrasing(Verb.NEW_GAME, "new game", "start a new game"),
+)
+
+
+def expand(phrasing: Phrasing, context: GrammarContext | None = None) -> Iterator[
+        tuple[str, Command]]:
+    """Every sentence of one phrasing (within the context) with the command it means."""
+    slot_names = phrasing.slots
+    choices = [_slot_values(name, context) for name in slot_names]
+    for values in itertools.product(*choices):
+        filled = dict(zip(slot_names, values, strict=True))
+        if "target" in filled and filled["target"] == filled.get("stock"):
+            continue
+        words = [SLOT_WORDS[token[1:-1]][filled[token[1:-1]]] if token.startswith("{")
+                 else token for token in phrasing.tokens]
+        yield " ".join(words), Command(phrasing.verb, **filled)
+
+
+def _slot_values(name: str, context: GrammarContext | None) -> Sequence[int]:
+    everything = range(len(SLOT_WORDS[name]))
+    if context is None:
+        return everything
+    allowed = {"rank": context.ranks, "pile": context.piles,
+               "stock": context.stocks, "target": context.targets}[name]
+    return [value for value in everything if value in allowed]
+
+
+def _phrasings(context: GrammarContext | None) -> Iterator[Phrasing]:
+    for phrasing in PHRASINGS:
+        if context is None or phrasing.verb in context.verbs:
+            yield phrasing
+
+
+def sample_phrases(context: GrammarContext | None = None) -> list[tuple[str, Command]]:
+    """Every sentence the grammar accepts (in the context) with the command it means."""
+    return [pair for phrasing in _phrasings(context) for pair in expand(phrasing, context)]
+
+
+def sentences(context: GrammarContext | None = None) -> list[str]:
+    """Every sentence the grammar accepts, each once, in a stable order."""
+    return list(dict.fromkeys(sentence for sentence, _ in sample_phrases(context)))
+
+
+def vosk_phrases(context: GrammarContext | None = None) -> list[str]:
+    """The phrase list for Vosk's grammar mode: every sentence, then "[unk]"."""
+    return [*sentences(context), "[unk]"]
+
+
+def vocabulary(context: GrammarContext | None = None) -> list[str]:
+    """Every distinct word the recognizers must know, sorted."""
+    return sorted({word for sentence in sentences(context) for word in sentence.split()})
+
+
+def jsgf(context: GrammarContext | None = None) -> str:
+    """The grammar in JSGF, one rule per slot and per verb (the plain PocketSphinx form)."""
+    rules: dict[str, list[str]] = {}
+    for phrasing in _phrasings(context):
+        body = " ".join(f"<{token[1:-1]}>" if token.startswith("{") else token
+                        for token in phrasing.tokens)
+        rules.setdefault(f"{phrasing.verb.name.lower()}_command", []).append(body)
+    lines = ["#JSGF V1.0;", "grammar voicespit;",
+             f"public <command> = {' | '.join(f'<{name}>' for name in rules)};"]
+    lines += [f"<{name}> = {' | '.join(bodies)};" for name, bodies in rules.items()]
+    used = {slot for phrasing in _phrasings(context) for slot in phrasing.slots}
+    for slot in SLOTS:
+        if slot in used:
+            words = [SLOT_WORDS[slot][value] for value in _slot_values(slot, context)]
+            lines.append(f"<{slot}> = {' | '.join(words)};")
+    return "\n".join(lines) + "\n"
+
+
+def command_reference() -> list[tuple[str, str]]:
+    """(phrase, meaning) for every phrasing, slots shown as an example sentence."""
+    examples = {"rank": "seven", "pile": "left", "stock": "three", "target": "two"}
+    reference = []
+    for phrasing in PHRASINGS:
+        phrase = re.sub(r"\{(\w+)\}", lambda match: examples[match.group(1)], phrasing.pattern)
+        reference.append((phrase, phrasing.meaning))
+    return reference
+
+
+HELP_TOPICS: dict[str, Group] = {group.value: group for group in Group}
+"""help_text topics: "moves", "round", "information", "control"."""
+
+
+def help_text(topic: str | None = None) -> str:
+    """Spoken help: an overview, or every phrase of one topic with what it does."""
+    if topic is None:
+        return ("Say a card and a pile, like seven on left, or just seven when it fits "
+                "only one pile. Say flip, spit, or slap left or slap right when the round "
+                "ends. Say piles, my cards, count or score to hear the table, and pause, "
+                "faster, slower or quit to control the game. For more, ask for help on "
+                "moves, round, information or control.")
+    group = HELP_TOPICS.get(topic)
+    if group is None:
+        raise KeyError(f"no help topic {topic!r}; topics: {', '.join(HELP_TOPICS)}")
+    examples = [f"{phrase}: {meaning}." for phrase, meaning in _reference_of(group)]
+    return f"{group.value.capitalize()}. " + " ".join(examples)
+
+
+def _reference_of(group: Group) -> list[tuple[str, str]]:
+    return [pair for phrasing, pair in zip(PHRASINGS, command_reference(), strict=True)
+            if phrasing.verb.group is group]

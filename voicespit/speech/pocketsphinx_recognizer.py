@@ -1,0 +1,375 @@
+"""The zero-download recognizer: PocketSphinx with the US-English model its wheel ships.
+
+How an utterance goes (each step measured on the tuning corpus; see the README):
+
+1. `SpeechDetector` finds speech against an adaptive noise floor, keeping 300 ms
+   of audio from before the trigger so quiet onsets are not clipped.
+2. At the first short pause the utterance so far is decoded. When the decoder
+   heard a whole command that nothing longer starts with ("seven on left", not
+   "seven"), the result goes out at once; otherwise it waits for a long pause.
+3. Decoding is of the whole utterance at once, so cepstral mean normalisation
+   uses this utterance's own mean (live normalisation starts from a fixed guess
+   and carries one utterance's conditions into the next). Before decoding,
+   stationary noise is suppressed using the audio before the speech as the noise
+   sample, and a faint comfort noise fills digital silence.
+4. The grammar is the exact list of sentences as a minimal word graph.
+5. A second decoder runs a free phone loop over the same audio. Speech that is
+   really a command scores nearly as well under the grammar as under the free
+   loop; chatter forced onto the grammar scores far worse. That margin, per
+   frame of speech, is the confidence; below the threshold the result is
+   rejected (refusing is better than guessing).
+
+Only this module imports pocketsphinx, lazily, inside the class.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.grammar import jsgf
+from voicespit.speech.grammar import sentences as grammar_sentences
+from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
+from voicespit.speech.signal import (
+    FRAME,
+    ComfortNoise,
+    Samples,
+    frame_energy_db,
+    suppress_noise,
+    to_pcm,
+    to_samples,
+)
+from voicespit.speech.word_graph import WordGraph, proper_prefixes
+
+LOG_BASE = math.log(1.0001)
+"""PocketSphinx reports scores as 1.0001 ** log-score; this undoes it."""
+FRAME_SECONDS = FRAME / SAMPLE_RATE
+FILLERS = frozenset({"<s>", "</s>", "<sil>", "[NOISE]", "[SPEECH]", "(NULL)"})
+
+
+@dataclass(frozen=True)
+class PocketSphinxSettings:
+    """Every lever, so the benchmark can switch each one off and measure it."""
+
+    word_graph: bool = True
+    """Decode against the exact sentence list (False: the slot-style JSGF of grammar.jsgf)."""
+    batch_cmn: bool = True
+    """Normalise each utterance by its own cepstral mean (False: PocketSphinx's live mean)."""
+    comfort_noise: float = 64.0
+    """Standard deviation (int16 units) of the noise floor added under the audio; 0: none."""
+    noise_suppression: bool = True
+    noise_floor_gain: float = 0.3
+    """How far noise suppression may turn a band down (1: not at all)."""
+    confidence_threshold: float | None = 0.0
+    """Minimum grammar-over-phone-loop score margin per speech frame; None: accept all."""
+    confidence_scale: float = 3.0
+    """Margin per unit of the logistic that maps the margin to a 0..1 confidence."""
+    end_on_hypothesis: bool = True
+    """End at the first short pause when the decoder heard a complete command."""
+    endpoint: EndpointSettings = field(default_factory=EndpointSettings)
+    decoder_options: dict[str, Any] = field(
+        default_factory=lambda: {"bestpath": False, "beam": 1e-60, "wbeam": 1e-40,
+                                 "pbeam": 1e-60, "silprob": 0.1})
+    """Passed to the PocketSphinx Config (bestpath off: it empties grammar results)."""
+    excluded_pronunciations: frozenset[str] = frozenset({"resume(3)"})
+    """Dictionary variants never meant here ("résumé" is not the command "resume")."""
+
+    @staticmethod
+    def plain() -> PocketSphinxSettings:
+        """The baseline: slot JSGF, PocketSphinx defaults, live CMN, silence-only endpoint."""
+        return PocketSphinxSettings(
+            word_graph=False, batch_cmn=False, comfort_noise=0.0, noise_suppression=False,
+            confidence_threshold=None, end_on_hypothesis=False,
+            endpoint=EndpointSettings(end_frames=30), decoder_options={},
+            excluded_pronunciations=frozenset())
+
+
+@dataclass(frozen=True)
+class _Decoded:
+    text: str
+    start_frame: int | None
+    end_frame: int | None
+    margin: float | None
+    """Grammar minus phone-loop log score per speech frame (None: not measured)."""
+
+
+class PocketSphinxRecognizer:
+    """The Recognizer protocol over PocketSphinx; endpointing happens inside."""
+
+    name = "pocketsphinx"
+
+    def __init__(self, phrases: Sequence[str] | None = None, *,
+                 settings: PocketSphinxSettings = PocketSphinxSettings(),
+                 model_dir: Path | None = None) -> None:
+        """Load the model (the wheel's en-us one unless `model_dir` is given).
+
+        Raises RecognizerError naming what is missing when pocketsphinx or the
+        model cannot be loaded.
+        """
+        self.settings = settings
+        self._engine = _Engine(settings, model_dir)
+        self._detector = SpeechDetector(settings.endpoint)
+        self._comfort = ComfortNoise(settings.comfort_noise)
+        self._pending = b""
+        self._frames_fed = 0
+        preroll = settings.endpoint.preroll_frames + settings.endpoint.start_frames
+        self._ring: collections.deque[Samples] = collections.deque(maxlen=preroll)
+        self._utterance: list[Samples] = []
+        self._noise: Samples = np.zeros(0)
+        self._utterance_start = 0
+        self._last_partial = ""
+        self.set_phrases(grammar_sentences() if phrases is None else phrases)
+
+    # ------------------------------------------------------------ the protocol
+
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        sentences = [" ".join(p.split()) for p in phrases if p.split() and p != "[unk]"]
+        if not sentences:
+            raise RecognizerError("the recognizer needs at least one phrase to listen for")
+        self._sentences = frozenset(sentences)
+        self._prefixes = proper_prefixes(sentences)
+        self._engine.use_sentences(sentences)
+
+    def accept_audio(self, pcm: bytes) -> list[Recognition]:
+        data = self._pending + pcm
+        usable = len(data) - len(data) % (2 * FRAME)
+        self._pending = data[usable:]
+        results: list[Recognition] = []
+        samples = to_samples(data[:usable])
+        for offset in range(0, len(samples), FRAME):
+            result = self._push_frame(samples[offset:offset + FRAME])
+            if result is not None:
+                results.append(result)
+        return results
+
+    def finish(self) -> list[Recognition]:
+        """End of stream: decide the utterance in progress, then start a fresh stream."""
+        results = []
+        if self._detector.in_speech and self._utterance:
+            results.append(self._final(self._decode()))
+        self._detector = SpeechDetector(self.settings.endpoint)
+        self._comfort.reset()
+        self._engine.new_stream()
+        self._pending = b""
+        self._frames_fed = 0
+        self._ring.clear()
+        self._utterance = []
+        return results
+
+    def reset(self) -> None:
+        self._detector.reset()
+        self._utterance = []
+        self._ring.clear()
+        self._last_partial = ""
+
+    # ------------------------------------------------------------ one frame
+
+    def _push_frame(self, frame: Samples) -> Recognition | None:
+        self._frames_fed += 1
+        event = self._detector.push(frame_energy_db(frame))
+        if event is FrameEvent.QUIET:
+            self._ring.append(frame)
+            return None
+        if event is FrameEvent.STARTED:
+            loud = self.settings.endpoint.start_frames - 1
+            before = list(self._ring)
+            self._noise = np.concatenate(before[:len(before) - loud]) if len(before) > loud \
+                else np.zeros(0)
+            self._utterance = [*before, frame]
+            self._utterance_start = self._frames_fed - len(self._utterance)
+            self._ring.clear()
+            self._last_partial = ""
+            return None
+        self._utterance.append(frame)
+        if event is FrameEvent.PAUSED and self.settings.end_on_hypothesis:
+            decoded = self._decode()
+            if decoded.text in self._sentences and decoded.text not in self._prefixes \
+                    and self._is_confident(decoded):
+                self._detector.reset()
+                return self._final(decoded)
+            if decoded.text and decoded.text != self._last_partial:
+                self._last_partial = decoded.text
+                return self._recognition(decoded, is_final=False)
+            return None
+        if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
+            return self._final(self._decode())
+        return None
+
+    # ------------------------------------------------------------ decoding
+
+    def _decode(self) -> _Decoded:
+        samples = np.concatenate(self._utterance)
+        if self.settings.noise_suppression:
+            samples = suppress_noise(samples, self._noise,
+                                     floor_gain=self.settings.noise_floor_gain)
+        self._comfort.reset()
+        pcm = to_pcm(self._comfort.add(samples))
+        return self._engine.decode(pcm, measure_margin=self.settings.confidence_threshold
+                                   is not None)
+
+    def _is_confident(self, decoded: _Decoded) -> bool:
+        threshold = self.settings.confidence_threshold
+        return threshold is None or (decoded.margin is not None and decoded.margin >= threshold)
+
+    def _final(self, decoded: _Decoded) -> Recognition:
+        self._utterance = []
+        self._ring.clear()
+        return self._recognition(decoded, is_final=True)
+
+    def _recognition(self, decoded: _Decoded, *, is_final: bool) -> Recognition:
+        start = end = None
+        if decoded.start_frame is not None and decoded.end_frame is not None:
+            start = (self._utterance_start + decoded.start_frame) * FRAME_SECONDS
+            end = (self._utterance_start + decoded.end_frame + 1) * FRAME_SECONDS
+        confidence = None
+        if decoded.margin is not None:
+            threshold = self.settings.confidence_threshold or 0.0
+            exponent = (threshold - decoded.margin) / self.settings.confidence_scale
+            confidence = 1.0 / (1.0 + math.exp(min(60.0, exponent)))
+        known = decoded.text in self._sentences
+        rejected = is_final and bool(decoded.text) and not (known and self._is_confident(decoded))
+        return Recognition(text=decoded.text, is_final=is_final, confidence=confidence,
+                           speech_start=start, speech_end=end,
+                           emitted_at=self._frames_fed * FRAME_SECONDS, rejected=rejected)
+
+
+class _Engine:
+    """The two PocketSphinx decoders: the grammar one and the free phone loop."""
+
+    def __init__(self, settings: PocketSphinxSettings, model_dir: Path | None) -> None:
+        try:
+            import pocketsphinx
+        except ImportError as error:
+            raise RecognizerError(f"PocketSphinx is not installed ({error}); "
+                                  "install it with: pip install pocketsphinx") from None
+        self._ps = pocketsphinx
+        root = Path(pocketsphinx.get_model_path("en-us")) if model_dir is None else model_dir
+        self._acoustic = root / "en-us"
+        self._dictionary = root / "cmudict-en-us.dict"
+        self._phone_lm = root / "en-us-phone.lm.bin"
+        for needed in (self._acoustic / "mdef", self._dictionary, self._phone_lm):
+            if not needed.exists():
+                raise RecognizerError(f"the PocketSphinx model at {root} is incomplete: "
+                                      f"{needed.name} is missing")
+        self.settings = settings
+        self._pronunciations: dict[str, list[str]] = {}
+        self._grammar = self._decoder(settings.decoder_options)
+        self._phones = self._decoder({})
+        self._phones.add_allphone_file("phones", str(self._phone_lm))
+        self._phones.activate_search("phones")
+        self._initial_cmn = self._grammar.get_cmn()
+        self._search = 0
+
+    def _decoder(self, options: dict[str, Any]) -> Any:
+        config = self._ps.Config(hmm=str(self._acoustic), dict=None, lm=None,
+                                 loglevel="FATAL")
+        config["cmn"] = "batch" if self.settings.batch_cmn else "live"
+        for key, value in options.items():
+            config[key] = value
+        with tempfile.NamedTemporaryFile("w", suffix=".dict", delete=True) as minimal:
+            # A decoder needs a dictionary file to start; words are added per grammar.
+            minimal.write("sil SIL\n")
+            minimal.flush()
+            config["dict"] = minimal.name
+            try:
+                return self._ps.Decoder(config)
+            except (RuntimeError, ValueError) as error:
+                raise RecognizerError(f"PocketSphinx could not load the model at "
+                                      f"{self._acoustic.parent}: {error}") from None
+
+    def use_sentences(self, sentences: Sequence[str]) -> None:
+        words = sorted({word for sentence in sentences for word in sentence.split()})
+        self._add_words(words)
+        self._search += 1
+        name = f"grammar{self._search}"
+        if self.settings.word_graph:
+            graph = WordGraph.from_sentences(sentences)
+            transitions: list[tuple[int, int, float] | tuple[int, int, float, str]] = [
+                (t.source, t.target, t.probability, t.word) for t in graph.transitions]
+            transitions += [(state, graph.final, probability) for state, probability in graph.ends]
+            fsg = self._grammar.create_fsg(name, graph.start, graph.final, transitions)
+            self._grammar.add_fsg(name, fsg)
+        else:
+            self._grammar.add_jsgf_string(name, _sentences_jsgf(sentences))
+        self._grammar.activate_search(name)
+        if self._search > 1:
+            self._grammar.remove_search(f"grammar{self._search - 1}")
+
+    def _add_words(self, words: Sequence[str]) -> None:
+        missing = [word for word in words if word not in self._pronunciations]
+        if not missing:
+            return
+        found = _lookup_pronunciations(self._dictionary, missing,
+                                       self.settings.excluded_pronunciations)
+        unknown = [word for word in missing if word not in found]
+        if unknown:
+            raise RecognizerError(f"PocketSphinx's dictionary has no pronunciation for "
+                                  f"{', '.join(unknown)}")
+        entries = [(word if variant == 0 else f"{word}({variant + 1})", phones)
+                   for word in missing for variant, phones in enumerate(found[word])]
+        for number, (entry, phones) in enumerate(entries):
+            # Rebuilding the search once, after the last word, keeps this fast.
+            self._grammar.add_word(entry, phones, number == len(entries) - 1)
+        self._pronunciations.update({word: found[word] for word in missing})
+
+    def new_stream(self) -> None:
+        """A new audio stream: forget the live cepstral mean of the last one."""
+        self._grammar.set_cmn(self._initial_cmn)
+
+    def decode(self, pcm: bytes, *, measure_margin: bool) -> _Decoded:
+        if not pcm:
+            return _Decoded("", None, None, None)
+        whole = self.settings.batch_cmn
+        self._grammar.start_utt()
+        self._grammar.process_raw(pcm, False, whole)
+        self._grammar.end_utt()
+        hypothesis = self._grammar.hyp()
+        text = " ".join(hypothesis.hypstr.split()) if hypothesis is not None else ""
+        spoken = [(segment.start_frame, segment.end_frame) for segment in self._grammar.seg()
+                  if segment.word not in FILLERS] if text else []
+        if not text or not spoken:
+            return _Decoded("", None, None, None)
+        margin = None
+        if measure_margin:
+            self._phones.start_utt()
+            self._phones.process_raw(pcm, False, whole)
+            self._phones.end_utt()
+            phones = self._phones.hyp()
+            speech_frames = max(1, sum(end - start + 1 for start, end in spoken))
+            margin = (_log(hypothesis.score) - _log(phones.score if phones else 0.0)) \
+                / speech_frames
+        return _Decoded(text, spoken[0][0], spoken[-1][1], margin)
+
+
+def _log(score: float) -> float:
+    return math.log(score) / LOG_BASE if score > 0 else -1e12
+
+
+def _lookup_pronunciations(dictionary: Path, words: Sequence[str],
+                           excluded: frozenset[str]) -> dict[str, list[str]]:
+    """Each word's pronunciations from a CMU-style dictionary (`word(2)` are variants)."""
+    wanted = set(words)
+    found: dict[str, list[str]] = {}
+    with dictionary.open(encoding="utf-8") as lines:
+        for line in lines:
+            entry, _, phones = line.strip().partition(" ")
+            base = entry.split("(", 1)[0]
+            if base in wanted and entry not in excluded and phones:
+                found.setdefault(base, []).append(phones.strip())
+    return found
+
+
+def _sentences_jsgf(sentences: Sequence[str]) -> str:
+    """The plain grammar: the slot-style JSGF when the sentences are the full grammar."""
+    if set(sentences) == set(grammar_sentences()):
+        return jsgf()
+    body = " | ".join(sentences)
+    return f"#JSGF V1.0;\ngrammar voicespit;\npublic <command> = {body};\n"

@@ -1,0 +1,80 @@
+"""Choosing the recognizer: Vosk when an English Vosk model is installed, else PocketSphinx.
+
+The Vosk adapter and the model finder live in modules of their own
+(`voicespit.speech.vosk_recognizer`, `voicespit.speech.models`), imported here
+by name only when needed, so this module loads without them and `auto` can
+still fall back to PocketSphinx and say why.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from voicespit.errors import VoiceSpitError
+from voicespit.speech.grammar import vosk_phrases
+from voicespit.speech.recognizer import Recognizer, RecognizerError
+
+RecognizerKind = Literal["auto", "vosk", "pocketsphinx"]
+KINDS: tuple[RecognizerKind, ...] = ("auto", "vosk", "pocketsphinx")
+
+
+def make_recognizer(kind: RecognizerKind, *, models_dir: Path, model: str | None = None,
+                    phrases: Sequence[str] | None = None) -> tuple[Recognizer, str]:
+    """The recognizer to use and a sentence, fit to speak, saying which one and why.
+
+    `model` is a model directory name under `models_dir` or a path; None lets the
+    Vosk side find an English model. `phrases` defaults to the whole grammar.
+    Raises RecognizerError when the asked-for recognizer cannot be started.
+    """
+    if kind not in KINDS:
+        raise RecognizerError(f"unknown recognizer {kind!r}; choose {', '.join(KINDS)}")
+    if kind == "pocketsphinx":
+        return _pocketsphinx(phrases), "Using PocketSphinx, as asked."
+    try:
+        recognizer, model_path = _vosk(models_dir, model, phrases)
+    except VoiceSpitError as why:
+        # Any of our errors (no model, a broken one, vosk not installed) falls back.
+        if kind == "vosk":
+            raise
+        return _pocketsphinx(phrases), f"Using PocketSphinx: {why}."
+    return recognizer, f"Using Vosk with the model {model_path.name}."
+
+
+def _pocketsphinx(phrases: Sequence[str] | None) -> Recognizer:
+    from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+
+    wanted = None if phrases is None else [p for p in phrases if p != "[unk]"]
+    return PocketSphinxRecognizer(wanted)
+
+
+def _vosk(models_dir: Path, model: str | None,
+          phrases: Sequence[str] | None) -> tuple[Recognizer, Path]:
+    models = _optional_module("voicespit.speech.models", "Vosk model support")
+    adapter = _optional_module("voicespit.speech.vosk_recognizer", "the Vosk recognizer")
+    if model is not None:
+        candidate = Path(model)
+        model_path = candidate if candidate.is_absolute() or candidate.exists() \
+            else models_dir / model
+        if not model_path.is_dir():
+            raise RecognizerError(f"no Vosk model at {model_path}")
+    else:
+        found = models.find_english_model(models_dir)
+        if found is None:
+            raise RecognizerError(f"no English Vosk model is installed in {models_dir}")
+        model_path = Path(found)
+    try:
+        recognizer: Recognizer = adapter.VoskRecognizer(
+            model_path, list(vosk_phrases() if phrases is None else phrases))
+    except ImportError as error:
+        raise RecognizerError(f"Vosk is not installed ({error})") from None
+    return recognizer, model_path
+
+
+def _optional_module(name: str, what: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise RecognizerError(f"{what} is not part of this build") from None
