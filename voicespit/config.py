@@ -78,6 +78,7 @@ class OutputSettings:
 class PlaySettings:
     auto_spit: bool = True
     countdown_seconds: int = field(default=3, metadata=number(0, 5))
+    countdown_interval: float = field(default=1.0, metadata=number(0.2, 2.0))
     wait_for_announcements: bool = True
     profile: str = "default"
 

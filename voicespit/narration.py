@@ -128,6 +128,12 @@ class Announcement:
         return self.line or self.text
 
 
+def hand_in_spoken_order(hand: list[Card]) -> list[Card]:
+    """A Speed hand lowest to highest (two .. ace), the order "my cards" says it in;
+    the keyboard's card keys count in the same order."""
+    return sorted(hand, key=lambda card: ((card.rank - 1) % 13, card.suit))
+
+
 def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -387,8 +393,7 @@ class Narrator:
         """The seat's playable cards: Spit stockpile tops in order, or the Speed hand."""
         colours = state.rules.alternating_colours
         if isinstance(state, SpeedState):
-            # Lowest to highest (two .. ace), the order the ranks are heard in.
-            hand = sorted(state.hands[seat], key=lambda card: (card.rank - 1) % 13)
+            hand = hand_in_spoken_order(state.hands[seat])
             if not hand:
                 return "Your hand is empty."
             return "Your hand: " + ", ".join(card_words(card, colours) for card in hand) + "."

@@ -102,6 +102,10 @@ class SpeakerBase:
         self._finished: list[TimeListener] = []
         self._heard: list[SequenceListener] = []
 
+    def begin_match(self) -> None:
+        """A new match numbers its events from one again: forget the last match's."""
+        self._tracker = HeardTracker()
+
     def plays_cue(self, announcement: Announcement) -> bool:
         return announcement.cue is not None and self.settings.earcons
 

@@ -68,6 +68,10 @@ class Speaker(Protocol):
 
     def on_announcement_finished(self, listener: SequenceListener) -> None: ...
 
+    def begin_match(self) -> None:
+        """A new match starts: its events are numbered from one again."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -185,6 +189,10 @@ class LiveSpeaker(SpeakerBase):
             if self._current is not None:
                 self._interrupt(self._current, superseded=True)
             self._cond.notify_all()
+
+    def begin_match(self) -> None:
+        with self._cond:
+            super().begin_match()
 
     def close(self) -> None:
         with self._cond:

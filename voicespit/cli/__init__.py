@@ -17,6 +17,8 @@ from voicespit.errors import VoiceSpitError
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
+    "play": ("voicespit.cli.play", "play Spit or Speed by voice or keyboard (the default)"),
+    "config": ("voicespit.cli.config", "where the settings file is, and the settings in force"),
     "simulate": ("voicespit.cli.simulate", "play computer-versus-computer games at full speed"),
     "models": ("voicespit.cli.models", "install and list Vosk speech models"),
     "narrate": ("voicespit.cli.narrate", "render a computer-versus-computer game to a stereo WAV"),

@@ -15,6 +15,13 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def positive_int(text: str) -> int:
+    value = non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("0 is not allowed; give 1 or more")
+    return value
+
+
 def seed_value(text: str) -> int:
     """A seed is any whole number from 0 to 2**63 - 1."""
     value = non_negative_int(text)

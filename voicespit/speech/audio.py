@@ -124,10 +124,13 @@ class WavSource:
     """
 
     def __init__(self, path: Path, *, block_seconds: float = BLOCK_SECONDS,
-                 clock: Clock | None = None) -> None:
-        """`clock` given: real-time pace on that clock; None: as fast as possible."""
+                 clock: Clock | None = None, pcm: bytes | None = None) -> None:
+        """`clock` given: real-time pace on that clock; None: as fast as possible.
+
+        `pcm` given: stream these 16 kHz mono samples instead of reading `path`.
+        """
         self.path = path
-        self.pcm, self.conversion = read_wav(path)
+        self.pcm, self.conversion = read_wav(path) if pcm is None else (pcm, None)
         self._block_bytes = 2 * max(1, round(block_seconds * SAMPLE_RATE))
         self._clock = clock
         self._closed = threading.Event()

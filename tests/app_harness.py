@@ -1,0 +1,147 @@
+"""A whole session in one process on a fake clock, and a player who plays it by words.
+
+The session, match, opponent, parser and narration are the real ones; only time
+is fake and the speaker records instead of sounding (every announcement counts
+as heard at once). `WordPlayer` looks at the table as the player would know it
+and says commands the way a player would ("seven on left", "slap right").
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable
+
+from voicespit.app.build import MatchFactory, pace_from
+from voicespit.app.keys import KEY_HELP
+from voicespit.app.session import Session, SessionHooks
+from voicespit.audio.announcer import Announcer, TextMirror
+from voicespit.audio.speaker import RecordingSpeaker
+from voicespit.clock import FakeClock
+from voicespit.engine import Phase, Rules
+from voicespit.engine import actions as act
+from voicespit.engine.actions import PILE_NAMES
+from voicespit.engine.cards import RANK_NAMES
+from voicespit.engine.speed import SpeedState
+from voicespit.intents import State
+from voicespit.match_settings import MatchSettings
+from voicespit.narration import Narrator, Verbosity
+from voicespit.profile import Profile
+from voicespit.speech.grammar import help_text
+
+
+class Harness:
+    def __init__(self, game: str = "spit", variants: tuple[str, ...] = (), pace: str = "brisk",
+                 seed: int = 3, wait_for_announcements: bool = True) -> None:
+        self.clock = FakeClock()
+        self.out = io.StringIO()
+        self.rules = Rules.for_game(game, variants)
+        self.speaker = RecordingSpeaker()
+        self.announcer = Announcer(Narrator(Verbosity.NORMAL, help_text()), self.speaker,
+                                   TextMirror(self.out))
+        self.pace = pace_from(pace, 0.5, None)
+        factory = MatchFactory(MatchSettings(wait_for_announcements=wait_for_announcements),
+                               self.pace, seed, make_clock=lambda: self.clock)
+        self.profile = Profile()
+        self.saved: list[Profile] = []
+        self.left = False
+        hooks = SessionHooks(leave=self._leave, extra_help=[KEY_HELP],
+                             profile_changed=lambda profile: self.saved.append(profile))
+        self.session = Session(self.rules, self.announcer, self.speaker, factory, self.pace,
+                               self.profile, hooks, help_text())
+        self.speaker.on_announcement_finished(self.session.announcement_finished)
+
+    def _leave(self) -> None:
+        self.left = True
+
+    def type(self, text: str) -> None:
+        self.session.handle_text(text)
+
+    def run(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+
+    @property
+    def text(self) -> str:
+        return self.out.getvalue()
+
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    def lines_since(self, mark: int) -> list[str]:
+        return self.lines()[mark:]
+
+
+class WordPlayer:
+    """Plays seat 0 by saying commands every `delay` seconds of game time.
+
+    `say` is how the words reach the game: typed, or spoken and recognized.
+    `mistakes` is the share of turns on which it names a card that fits nowhere.
+    """
+
+    def __init__(self, harness: Harness, say: Callable[[str], None], *, delay: float = 1.5,
+                 mistakes: float = 0.05, seed: int = 1) -> None:
+        self.harness = harness
+        self.say = say
+        self.delay = delay
+        self.mistakes = mistakes
+        self.rng = random.Random(seed)
+        self.said: list[str] = []
+        self._readied_round: int | None = None
+        self._slapped_round: int | None = None
+
+    def start(self) -> None:
+        self.harness.clock.call_later(self.delay, self._turn)
+
+    def _turn(self) -> None:
+        game = self.harness.session.game
+        if game is None or game.ended:
+            return
+        words = self.choose(game.match.snapshot())
+        if words:
+            self.said.append(words)
+            self.say(words)
+        jitter = self.rng.uniform(0.7, 1.3)
+        self.harness.clock.call_later(self.delay * jitter, self._turn)
+
+    def choose(self, state: State) -> str | None:
+        phase = state.phase
+        if phase is Phase.READY and self._readied_round != state.round:
+            self._readied_round = state.round
+            return "ready"
+        if phase is Phase.ROUND_OVER and self._slapped_round != state.round:
+            self._slapped_round = state.round
+            sizes = [len(pile) for pile in state.piles]
+            return f"slap {PILE_NAMES[0 if sizes[0] <= sizes[1] else 1]}"
+        if phase is not Phase.PLAY:
+            return None
+        plays = [a for a in state.legal_actions(0) if isinstance(a, act.Play | act.PlayCard)]
+        if self.rng.random() < self.mistakes:
+            wrong = self._misfit(state)
+            if wrong is not None:
+                return wrong
+        if not plays:
+            return None
+        action = self.rng.choice(plays)
+        if isinstance(action, act.PlayCard):
+            card = action.card
+        else:
+            assert not isinstance(state, SpeedState)
+            top = state.stock_top(0, action.stock)
+            assert top is not None
+            card = top
+        return f"{RANK_NAMES[card.rank]} on {PILE_NAMES[action.pile]}"
+
+    def _misfit(self, state: State) -> str | None:
+        """A card the player holds, named onto a pile it does not fit."""
+        accepts = state.rules.accepts
+        if isinstance(state, SpeedState):
+            cards = list(state.hands[0])
+        else:
+            cards = [top for slot in range(len(state.stocks[0]))
+                     if (top := state.stock_top(0, slot)) is not None]
+        for pile in state.piles_in_use:
+            top = state.pile_top(pile)
+            for card in cards:
+                if top is not None and not accepts[top.index][card.index]:
+                    return f"{RANK_NAMES[card.rank]} on {PILE_NAMES[pile]}"
+        return None

@@ -1,0 +1,108 @@
+"""`voicespit play` as a process: piped keyboard input, and being killed mid-game."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Game:
+    """The game as a child process, its output collected line by line."""
+
+    def __init__(self, home: Path, *arguments: str) -> None:
+        env = {**os.environ, "XDG_DATA_HOME": str(home / "data"),
+               "XDG_CONFIG_HOME": str(home / "config"), "PYTHONPATH": str(ROOT)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "voicespit", "play", "--input", "keyboard", "--no-audio",
+             *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, cwd=ROOT, env=env)
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def type(self, text: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(text in line for line in self.lines):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise AssertionError(f"no {text!r}; output so far:\n" + "\n".join(self.lines))
+            time.sleep(0.05)
+
+    def finish(self, timeout: float = 20.0) -> int:
+        code = self.process.wait(timeout)
+        self._reader.join(timeout)
+        return code
+
+
+def profile_of(home: Path) -> dict[str, object]:
+    path = home / "data" / "voicespit" / "default.json"
+    data = json.loads(path.read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+def test_piped_commands_play_and_the_end_of_input_leaves_cleanly(tmp_path: Path) -> None:
+    game = Game(tmp_path, "--seed", "2")
+    game.wait_for("Say new game to start")
+    game.type("new game")
+    game.wait_for("Say ready when you are.")
+    game.type("speak faster")
+    game.wait_for("Speaking faster: 200 words a minute.")
+    assert game.process.stdin is not None
+    game.process.stdin.close()
+    assert game.finish() == 0
+    assert game.lines[-1] == "Goodbye."
+    assert profile_of(tmp_path)["settings"] == {"rate": "200"}
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL],
+                         ids=["SIGINT", "SIGTERM", "SIGKILL"])
+def test_killing_the_game_mid_match_never_damages_the_profile(tmp_path: Path,
+                                                              how: signal.Signals) -> None:
+    game = Game(tmp_path, "--seed", "2", "--pace", "0.5")
+    game.wait_for("Say new game to start")
+    game.type("speak slower")  # saved at once: there is a profile to damage
+    game.wait_for("Speaking slower")
+    game.type("new game")
+    game.wait_for("Say ready when you are.")
+    game.type("ready")
+    game.wait_for("Spit!")
+    for key in "1627384950":
+        game.type(key)
+    time.sleep(0.5)
+    game.process.send_signal(how)
+    code = game.finish()
+    if how is signal.SIGKILL:
+        assert code == -signal.SIGKILL
+    else:
+        assert code == 0, "\n".join(game.lines)
+        assert game.lines[-1] == "Goodbye."
+    profile = profile_of(tmp_path)
+    assert profile["settings"] == {"rate": "150"}
+    assert profile["games"] == 0, "an unfinished game is not counted as played"
+    again = Game(tmp_path)
+    again.wait_for("Say new game to start")
+    assert not any("damaged" in line for line in again.lines)
+    again.type("quit")
+    again.type("yes")
+    assert again.finish() == 0
+    assert not list((tmp_path / "data" / "voicespit").glob("*.damaged-*"))

@@ -1,0 +1,131 @@
+"""From settings to parts: rules, the opponent's pace, the match factory, the voice.
+
+Every choice the settings make is turned into an object here, before anything
+starts, so a bad combination fails at launch with a clear message instead of
+half-way into a game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from voicespit.audio.announcer import Announcer, TextMirror
+from voicespit.audio.reports import SpeechSettings
+from voicespit.audio.speaker import RecordingSpeaker, Speaker
+from voicespit.audio.tts import Voice
+from voicespit.clock import Clock, RealClock
+from voicespit.config import ConfigError, Settings
+from voicespit.engine import VARIANTS, Rules, VariantError
+from voicespit.match import Match
+from voicespit.match_settings import MatchSettings
+from voicespit.narration import Narrator, Verbosity
+from voicespit.opponent.adaptive import AdaptivePace
+from voicespit.opponent.pace import NAMED_PACES, FixedPace, Pace
+from voicespit.opponent.player import Opponent
+from voicespit.profile import Profile
+
+PACE_SECONDS_RANGE = (0.05, 30.0)
+ADAPTIVE_FLOOR = 0.5
+ADAPTIVE_CEILING = 15.0
+"""The adaptive opponent never plays faster or slower than this, whatever it learns."""
+
+
+def rules_from(settings: Settings, flag_variants: list[str]) -> Rules:
+    """The game and variants: the file's variants that apply to this game, then the flags'.
+
+    A variant from a file that belongs to the other game is ignored (a Spit
+    preference must not stop a game of Speed); one given as a flag is an error.
+    """
+    game = settings.game.game
+    unknown = sorted(key for key in settings.game.variants if key not in VARIANTS)
+    if unknown:
+        raise ConfigError(f"[game.variants] {unknown[0]} is not a variant; known variants: "
+                          f"{', '.join(sorted(VARIANTS))}")
+    from_file = [f"{key}={value}" for key, value in settings.game.variants.items()
+                 if game in VARIANTS[key].games]
+    try:
+        # Later entries win: the flags override the file.
+        return Rules.for_game(game, from_file + list(flag_variants))
+    except VariantError as error:
+        raise ConfigError(str(error)) from None
+
+
+def pace_from(text: str, target_win_rate: float, learned: float | None) -> Pace:
+    """`adaptive`, a named pace, or seconds per card; adaptive starts from what was learned."""
+    value = text.strip().lower()
+    if value == "adaptive":
+        start = 3.0 if learned is None or not math.isfinite(learned) else learned
+        return AdaptivePace(target_win_rate, floor=ADAPTIVE_FLOOR, ceiling=ADAPTIVE_CEILING,
+                            initial_seconds=min(max(start, ADAPTIVE_FLOOR), ADAPTIVE_CEILING))
+    if value in NAMED_PACES:
+        return FixedPace.named(value)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    low, high = PACE_SECONDS_RANGE
+    if not low <= seconds <= high:
+        raise ConfigError(f"opponent pace {text!r} is not allowed; choose adaptive, "
+                          f"{', '.join(NAMED_PACES)}, or seconds per card from {low} to {high}")
+    return FixedPace(seconds)
+
+
+def validate_pace(origin: str, settings: Settings) -> None:
+    """A config validator: the pace must be one the opponent knows."""
+    try:
+        pace_from(settings.opponent.pace, settings.opponent.target_win_rate, None)
+    except ConfigError as error:
+        raise ConfigError(f"{origin or 'settings'}: [opponent] {error}") from None
+
+
+def match_settings_from(settings: Settings) -> MatchSettings:
+    play = settings.play
+    return MatchSettings(auto_spit=play.auto_spit, countdown_from=play.countdown_seconds,
+                         countdown_step_seconds=play.countdown_interval,
+                         wait_for_announcements=play.wait_for_announcements)
+
+
+@dataclass
+class MatchFactory:
+    """Builds each game's match with its computer opponent, on its own clock."""
+
+    match_settings: MatchSettings
+    pace: Pace
+    seed: int | None
+    make_clock: Callable[[], Clock] = RealClock
+
+    def __call__(self, rules: Rules, number: int) -> Match:
+        seed = random.randrange(2**63) if self.seed is None else self.seed
+        match = Match(rules, self.make_clock(), seed=f"voicespit:{seed}:{number}",
+                      settings=self.match_settings)
+        Opponent(match, self.pace, random.Random(f"opponent:{seed}:{number}"))
+        return match
+
+
+def speech_settings_from(settings: Settings, profile: Profile) -> SpeechSettings:
+    """Config, then what the player last chose by voice (kept in the profile)."""
+    rate = int(profile.settings.get("rate", settings.output.rate))
+    speech = SpeechSettings(rate=min(max(rate, 80), 450), volume=settings.output.volume,
+                            earcons=settings.output.earcons)
+    if settings.output.voice:
+        speech.voices[None] = speech.voices[0] = Voice(settings.output.voice)
+    return speech
+
+
+def narrator_from(settings: Settings, profile: Profile, help_text: str) -> Narrator:
+    verbosity = profile.settings.get("verbosity", settings.output.verbosity)
+    if verbosity not in {v.value for v in Verbosity}:
+        verbosity = settings.output.verbosity
+    return Narrator(Verbosity(verbosity), help_text)
+
+
+def text_only_speaker(speech: SpeechSettings) -> Speaker:
+    """No sound at all: every announcement is printed and counts as heard at once."""
+    return RecordingSpeaker(speech)
+
+
+def announcer_for(narrator: Narrator, speaker: Speaker, mirror: TextMirror) -> Announcer:
+    return Announcer(narrator, speaker, mirror)

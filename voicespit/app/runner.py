@@ -1,0 +1,163 @@
+"""The playable game: wires the session to sound, voice, keyboard and the profile.
+
+`App.run()` greets the player, says how it will listen (or why it fell back to
+the keyboard), and serves games until the player leaves, Ctrl-C is pressed, the
+input ends, or SIGTERM arrives. The profile is saved after every game and on
+the way out, atomically, so no way of stopping can damage it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import TextIO
+
+from voicespit.app.build import (
+    MatchFactory,
+    match_settings_from,
+    narrator_from,
+    pace_from,
+    speech_settings_from,
+    text_only_speaker,
+)
+from voicespit.app.keyboard import KeyboardInput
+from voicespit.app.keys import KEY_HELP
+from voicespit.app.session import Session, SessionHooks
+from voicespit.app.voice import VoiceInput, open_voice_input
+from voicespit.audio.announcer import Announcer, TextMirror
+from voicespit.audio.speaker import Speaker
+from voicespit.clock import Clock, RealClock
+from voicespit.config import Settings, data_directory
+from voicespit.engine import Rules
+from voicespit.errors import VoiceSpitError
+from voicespit.profile import Profile, ProfileError, ProfileStore
+from voicespit.speech.grammar import help_text
+
+
+@dataclass
+class LaunchOptions:
+    """What the command line adds to the settings."""
+
+    seed: int | None = None
+    script: Path | None = None
+    """With input "wav": the script of recorded commands."""
+    profile_dir: Path | None = None
+    stdin: TextIO = field(default_factory=lambda: sys.stdin)
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    make_clock: Callable[[], Clock] = RealClock
+
+
+class App:
+    def __init__(self, settings: Settings, rules: Rules, options: LaunchOptions) -> None:
+        self.settings = settings
+        self.rules = rules
+        self.options = options
+        self.store = ProfileStore(options.profile_dir or data_directory())
+        self.profile, self.profile_message = self.store.load(settings.play.profile)
+        self._left = threading.Event()
+        self._save_lock = threading.Lock()
+        self.voice: VoiceInput | None = None
+        self.keyboard: KeyboardInput | None = None
+
+    # ---------------------------------------------------------------- parts
+
+    def _speaker(self) -> tuple[Speaker, str | None]:
+        speech = speech_settings_from(self.settings, self.profile)
+        if not self.settings.output.audio:
+            return text_only_speaker(speech), None
+        try:
+            from voicespit.audio.output import Mixer, open_output
+            from voicespit.audio.speaker import LiveSpeaker
+            from voicespit.audio.tts import Pyttsx3Renderer
+
+            renderer = Pyttsx3Renderer()
+            mixer = Mixer(renderer.sample_rate)
+            notes: list[str] = []
+            self._output = open_output(mixer, report=notes.append)
+            speaker = LiveSpeaker(renderer, mixer, settings=speech)
+        except VoiceSpitError as error:
+            return text_only_speaker(speech), f"No speech: {error}. Everything is printed."
+        return speaker, (notes[0].removeprefix("voicespit: ") if notes else None)
+
+    def save_profile(self, profile: Profile) -> None:
+        with self._save_lock:
+            try:
+                self.store.save(profile)
+            except ProfileError as error:
+                print(f"voicespit: {error}", file=sys.stderr)
+
+    # ------------------------------------------------------------------ run
+
+    def run(self) -> int:
+        out = self.options.stdout
+        speaker, sound_note = self._speaker()
+        mirror = TextMirror(out)
+        narrator = narrator_from(self.settings, self.profile, help_text())
+        announcer = Announcer(narrator, speaker, mirror)
+        pace = pace_from(self.settings.opponent.pace, self.settings.opponent.target_win_rate,
+                         self.profile.opponent_seconds_per_card)
+        factory = MatchFactory(match_settings_from(self.settings), pace, self.options.seed,
+                               self.options.make_clock)
+        hooks = SessionHooks(leave=self._left.set, profile_changed=self.save_profile,
+                             extra_help=[KEY_HELP])
+        session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
+                          help_text=help_text())
+        speaker.on_announcement_finished(session.announcement_finished)
+        voice, how_to_talk = open_voice_input(self.settings, self.options.script, session, speaker)
+        self.voice = voice
+        if sound_note:
+            session.say(sound_note)
+        if self.profile_message:
+            session.say(self.profile_message)
+        session.greet(how_to_talk)
+        self.keyboard = KeyboardInput(session, self.options.stdin, out,
+                                      talk=voice.talk if voice is not None else None)
+        reader = threading.Thread(target=self.keyboard.run, name="keyboard", daemon=True)
+        try:
+            with _stop_on_sigterm():
+                if voice is not None:
+                    voice.start()
+                reader.start()
+                while not self._left.wait(0.2):
+                    pass
+        except KeyboardInterrupt:
+            session.leave()
+        finally:
+            self.keyboard.stop()
+            if voice is not None:
+                voice.stop()
+            session.close()
+            self.save_profile(self.profile)
+            _let_goodbye_play(speaker)
+            speaker.close()
+            reader.join(timeout=1.0)
+        return 0
+
+
+def _let_goodbye_play(speaker: Speaker) -> None:
+    wait = getattr(speaker, "wait_until_idle", None)
+    if callable(wait):
+        wait(3.0)
+
+
+@contextlib.contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """SIGTERM ends the session like Ctrl-C: cleanly, with the profile saved."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

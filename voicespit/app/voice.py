@@ -1,0 +1,168 @@
+"""Voice input for the session: a source, the listening gate, a recognizer, narrowing.
+
+The recognizer is only ever called from the listener's thread: the referee
+thread hands over the vocabulary the table allows now, and the recognizer picks
+it up before the next block it hears (the adapters apply it at the next
+utterance).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from voicespit.app.session import Session
+from voicespit.app.wav_script import ScriptSource
+from voicespit.audio.speaker import Speaker
+from voicespit.clock import Clock, RealClock
+from voicespit.config import PROJECT_ROOT, Settings
+from voicespit.errors import VoiceSpitError
+from voicespit.intents import State
+from voicespit.speech.audio import AudioSource
+from voicespit.speech.context import GrammarContext, context_for
+from voicespit.speech.gate import ListeningGate
+from voicespit.speech.grammar import vosk_phrases
+from voicespit.speech.listener import Listener
+from voicespit.speech.recognizer import Recognition, Recognizer
+
+HUMAN = 0
+KEYBOARD_ADVICE = "Type your commands and press enter, or press question mark for the keys."
+
+
+class NarrowingRecognizer:
+    """A recognizer whose vocabulary follows the table, changed only on its own thread."""
+
+    def __init__(self, inner: Recognizer) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self._wanted: list[str] | None = None
+        self._lock = threading.Lock()
+        self.changes = 0
+
+    def want(self, phrases: list[str]) -> None:
+        with self._lock:
+            self._wanted = phrases
+
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        self.want(list(phrases))
+
+    def _apply(self) -> None:
+        with self._lock:
+            wanted, self._wanted = self._wanted, None
+        if wanted is not None:
+            self.inner.set_phrases(wanted)
+            self.changes += 1
+
+    def accept_audio(self, pcm: bytes) -> list[Recognition]:
+        self._apply()
+        return self.inner.accept_audio(pcm)
+
+    def finish(self) -> list[Recognition]:
+        return self.inner.finish()
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+
+class VoiceInput:
+    def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
+                 session: Session, clock: Clock, narrow: bool = True) -> None:
+        self.session = session
+        self.gate = gate
+        self.clock = clock
+        self.recognizer = NarrowingRecognizer(recognizer)
+        self.narrow = narrow
+        self._context: GrammarContext | None = None
+        self.listener = Listener(source, self.recognizer, gate, self._on_result, clock,
+                                 on_error=self._on_error)
+
+    def start(self) -> None:
+        self.listener.start()
+
+    def stop(self) -> None:
+        self.listener.stop()
+
+    def talk(self) -> None:
+        """The push-to-talk key."""
+        self.gate.talk_key_pressed(self.clock.now())
+
+    def table_changed(self, state: State) -> None:
+        """On the referee thread: listen for what can matter now."""
+        if not self.narrow:
+            return
+        context = context_for(state, HUMAN)
+        if context != self._context:
+            self._context = context
+            self.recognizer.want(vosk_phrases(context))
+
+    def _on_result(self, recognition: Recognition) -> None:
+        if not recognition.is_final:
+            return
+        if recognition.rejected or not recognition.text.strip():
+            self.session.handle_unheard()
+        else:
+            self.session.handle_text(recognition.text, spoken=True)
+
+    def _on_error(self, error: VoiceSpitError) -> None:
+        self.session.say(f"Voice input: {error}")
+
+
+def open_voice_input(settings: Settings, script: Path | None, session: Session,
+                     speaker: Speaker, clock: Clock | None = None
+                     ) -> tuple[VoiceInput | None, str]:
+    """Voice input as the settings ask, or None and why the keyboard is used instead."""
+    kind = settings.input.input
+    if kind == "keyboard":
+        return None, KEYBOARD_ADVICE
+    clock = clock or RealClock()
+    source: AudioSource
+    where: str
+    try:
+        if kind == "wav":
+            if script is None:
+                raise VoiceSpitError("--input wav needs --script FILE")
+            source = ScriptSource(script, clock)
+            where = f"the script {script.name}"
+        else:
+            from voicespit.speech.microphone import MicrophoneSource
+
+            device: str | int | None = settings.input.microphone or None
+            if isinstance(device, str) and device.isdigit():
+                device = int(device)
+            microphone = MicrophoneSource(device)
+            microphone.open()
+            source = microphone
+            where = microphone.description or "the microphone"
+    except VoiceSpitError as error:
+        if kind == "wav":
+            raise
+        return None, f"{_sentence(str(error))} {KEYBOARD_ADVICE}"
+    try:
+        from voicespit.speech.select import make_recognizer
+
+        models_dir = Path(settings.input.models_dir) if settings.input.models_dir \
+            else PROJECT_ROOT / "models"
+        recognizer, which = make_recognizer(settings.input.recognizer,  # type: ignore[arg-type]
+                                            models_dir=models_dir,
+                                            model=settings.input.vosk_model or None)
+    except VoiceSpitError as error:
+        source.close()
+        if kind == "wav":
+            raise
+        return None, f"Speech recognition is off: {error}. {KEYBOARD_ADVICE}"
+    gate = ListeningGate(settings.input.listen, tail_ms=settings.input.echo_tail_ms)
+    speaker.on_speaking_started(gate.speaking_started)
+    speaker.on_speaking_finished(gate.speaking_finished)
+    voice = VoiceInput(source, recognizer, gate, session, clock)
+    session.hooks.table_changed = voice.table_changed
+    listening = {"echo_guard": "I stop listening while I speak.",
+                 "headphones": "I listen even while I speak.",
+                 "push_to_talk": "Press the key left of 1 before each command."}
+    return voice, f"{which} Listening on {where}. {listening[settings.input.listen]}"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

@@ -1,0 +1,32 @@
+"""`voicespit config`: where the settings file is, and what the settings come to."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from voicespit.app.build import validate_pace
+from voicespit.config import DEFAULT_FILE, describe, load_settings, user_config_path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--path", action="store_true",
+                        help="print where your own settings file goes")
+    parser.add_argument("--show", action="store_true",
+                        help="print every setting as the game would use it")
+    parser.add_argument("--config", type=Path, metavar="FILE", help="check this file instead")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.path or not args.show:
+        path = user_config_path()
+        print(path)
+        if not args.path:
+            state = "exists" if path.exists() else "does not exist yet"
+            print(f"(it {state}; every setting and its default is in {DEFAULT_FILE})")
+        return 0
+    user_file = args.config or (user_config_path() if user_config_path().exists() else None)
+    settings = load_settings(user_file, validators=(validate_pace,))
+    print(json.dumps(describe(settings), indent=2))
+    return 0
