@@ -4,7 +4,7 @@ At a terminal the keyboard is read a key at a time (cbreak mode, so Ctrl-C still
 interrupts): a shortcut key at the start of a line acts at once; anything else
 is collected, echoed, and sent as a typed command on Enter. From a pipe (tests,
 scripts) each line is one command, and a one-character line is that key.
-End of input means the player has gone.
+End of typed input means the player has gone, unless they are also speaking.
 """
 
 from __future__ import annotations
@@ -28,8 +28,12 @@ ESCAPE_SEQUENCE_WAIT = 0.03
 
 class KeyboardInput:
     def __init__(self, session: Session, stream: TextIO | None = None,
-                 echo: TextIO | None = None, talk: Callable[[], None] | None = None) -> None:
+                 echo: TextIO | None = None, talk: Callable[[], None] | None = None,
+                 leave_at_end: bool = True) -> None:
+        """`leave_at_end`: the end of typed input means the player has gone (False when
+        they also speak: a closed stdin must not end a voice session)."""
         self.session = session
+        self.leave_at_end = leave_at_end
         self.stream = stream or sys.stdin
         self.echo = echo or sys.stdout
         self.talk = talk
@@ -49,7 +53,7 @@ class KeyboardInput:
                 self._run_keys(fd)
         else:
             self._run_lines()
-        if not self._stop.is_set():
+        if self.leave_at_end and not self._stop.is_set():
             self.session.leave()
 
     # ---------------------------------------------------------------- pipes

@@ -50,9 +50,14 @@ class StopKey:
     """Escape: pause or resume, or answer no to a question."""
 
 
+class KeysHelpKey:
+    """Question mark: what the keys do."""
+
+
 GO: Final = GoKey()
 STOP: Final = StopKey()
-Binding = CardKey | Command | GoKey | StopKey
+KEYS_HELP: Final = KeysHelpKey()
+Binding = CardKey | Command | GoKey | StopKey | KeysHelpKey
 
 KEYS: Final[dict[str, Binding]] = {
     **{str(n): CardKey(n - 1, LEFT) for n in range(1, 6)},
@@ -65,7 +70,7 @@ KEYS: Final[dict[str, Binding]] = {
     "/": Command(Verb.MY_CARDS),
     "#": Command(Verb.COUNT),
     "@": Command(Verb.SCORE),
-    "?": Command(Verb.HELP),
+    "?": KEYS_HELP,
     "-": Command(Verb.SLOWER),
     "+": Command(Verb.FASTER),
     "=": Command(Verb.FASTER),

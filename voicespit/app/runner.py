@@ -31,6 +31,7 @@ from voicespit.app.keys import KEY_HELP
 from voicespit.app.session import Session, SessionHooks
 from voicespit.app.voice import VoiceInput, open_voice_input
 from voicespit.audio.announcer import Announcer, TextMirror
+from voicespit.audio.output import Output
 from voicespit.audio.speaker import Speaker
 from voicespit.clock import Clock, RealClock
 from voicespit.config import Settings, data_directory
@@ -64,6 +65,7 @@ class App:
         self._save_lock = threading.Lock()
         self.voice: VoiceInput | None = None
         self.keyboard: KeyboardInput | None = None
+        self._output: Output | None = None
 
     # ---------------------------------------------------------------- parts
 
@@ -104,20 +106,23 @@ class App:
                          self.profile.opponent_seconds_per_card)
         factory = MatchFactory(match_settings_from(self.settings), pace, self.options.seed,
                                self.options.make_clock)
-        hooks = SessionHooks(leave=self._left.set, profile_changed=self.save_profile,
-                             extra_help=[KEY_HELP])
+        hooks = SessionHooks(leave=self._left.set, profile_changed=self.save_profile)
         session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
                           help_text=help_text())
         speaker.on_announcement_finished(session.announcement_finished)
         voice, how_to_talk = open_voice_input(self.settings, self.options.script, session, speaker)
         self.voice = voice
+        if voice is None:
+            # Typing only: the spoken help includes the keys.
+            hooks.extra_help.append(KEY_HELP)
         if sound_note:
             session.say(sound_note)
         if self.profile_message:
             session.say(self.profile_message)
         session.greet(how_to_talk)
         self.keyboard = KeyboardInput(session, self.options.stdin, out,
-                                      talk=voice.talk if voice is not None else None)
+                                      talk=voice.talk if voice is not None else None,
+                                      leave_at_end=voice is None)
         reader = threading.Thread(target=self.keyboard.run, name="keyboard", daemon=True)
         try:
             with _stop_on_sigterm():
@@ -136,6 +141,8 @@ class App:
             self.save_profile(self.profile)
             _let_goodbye_play(speaker)
             speaker.close()
+            if self._output is not None:
+                self._output.close()
             reader.join(timeout=1.0)
         return 0
 

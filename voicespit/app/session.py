@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from voicespit.app.keys import Binding, CardKey, GoKey, StopKey, binding_for
+from voicespit.app.keys import KEY_HELP, Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for
 from voicespit.app.stats import GameTally
 from voicespit.audio.announcer import Announcer
 from voicespit.audio.speaker import Speaker
@@ -144,6 +144,8 @@ class Session:
             self._go()
         elif isinstance(binding, StopKey):
             self._stop()
+        elif isinstance(binding, KeysHelpKey):
+            self.say(KEY_HELP)
         else:
             self.handle_command(binding)
 

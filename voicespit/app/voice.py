@@ -65,27 +65,15 @@ class NarrowingRecognizer:
         self.inner.reset()
 
 
-class VoiceInput:
-    def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
-                 session: Session, clock: Clock, narrow: bool = True) -> None:
+class VoiceCommands:
+    """What the session does with recognitions, and the vocabulary it wants next."""
+
+    def __init__(self, session: Session, recognizer: NarrowingRecognizer,
+                 narrow: bool = True) -> None:
         self.session = session
-        self.gate = gate
-        self.clock = clock
-        self.recognizer = NarrowingRecognizer(recognizer)
+        self.recognizer = recognizer
         self.narrow = narrow
         self._context: GrammarContext | None = None
-        self.listener = Listener(source, self.recognizer, gate, self._on_result, clock,
-                                 on_error=self._on_error)
-
-    def start(self) -> None:
-        self.listener.start()
-
-    def stop(self) -> None:
-        self.listener.stop()
-
-    def talk(self) -> None:
-        """The push-to-talk key."""
-        self.gate.talk_key_pressed(self.clock.now())
 
     def table_changed(self, state: State) -> None:
         """On the referee thread: listen for what can matter now."""
@@ -96,13 +84,51 @@ class VoiceInput:
             self._context = context
             self.recognizer.want(vosk_phrases(context))
 
-    def _on_result(self, recognition: Recognition) -> None:
+    def on_recognition(self, recognition: Recognition) -> None:
         if not recognition.is_final:
             return
         if recognition.rejected or not recognition.text.strip():
             self.session.handle_unheard()
         else:
             self.session.handle_text(recognition.text, spoken=True)
+
+
+class VoiceInput:
+    """The listener thread feeding `VoiceCommands`; a scripted source ends the session."""
+
+    def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
+                 session: Session, clock: Clock, *, narrow: bool = True,
+                 leave_at_end: bool = False) -> None:
+        self.session = session
+        self.gate = gate
+        self.clock = clock
+        self.recognizer = NarrowingRecognizer(recognizer)
+        self.commands = VoiceCommands(session, self.recognizer, narrow)
+        self.leave_at_end = leave_at_end
+        self._stopping = threading.Event()
+        self.listener = Listener(source, self.recognizer, gate, self.commands.on_recognition,
+                                 clock, on_error=self._on_error)
+
+    def start(self) -> None:
+        self.listener.start()
+        if self.leave_at_end:
+            threading.Thread(target=self._leave_when_done, name="script-end", daemon=True).start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.listener.stop()
+
+    def talk(self) -> None:
+        """The push-to-talk key."""
+        self.gate.talk_key_pressed(self.clock.now())
+
+    def table_changed(self, state: State) -> None:
+        self.commands.table_changed(state)
+
+    def _leave_when_done(self) -> None:
+        self.listener.wait()
+        if not self._stopping.is_set():
+            self.session.leave()
 
     def _on_error(self, error: VoiceSpitError) -> None:
         self.session.say(f"Voice input: {error}")
@@ -154,7 +180,7 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
     gate = ListeningGate(settings.input.listen, tail_ms=settings.input.echo_tail_ms)
     speaker.on_speaking_started(gate.speaking_started)
     speaker.on_speaking_finished(gate.speaking_finished)
-    voice = VoiceInput(source, recognizer, gate, session, clock)
+    voice = VoiceInput(source, recognizer, gate, session, clock, leave_at_end=kind == "wav")
     session.hooks.table_changed = voice.table_changed
     listening = {"echo_guard": "I stop listening while I speak.",
                  "headphones": "I listen even while I speak.",
