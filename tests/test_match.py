@@ -21,6 +21,7 @@ from voicespit.engine.events import (
 )
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import IllegalActionError, Phase
+from voicespit.hearing import Perception
 from voicespit.intents import ActionIntent, Control, ControlIntent, State
 from voicespit.match import MatchSettings, MatchStuckError
 from voicespit.match_events import (
@@ -314,6 +315,33 @@ def test_with_slap_off_the_chooser_is_given_the_smaller_pile_when_time_runs_out(
     [choice] = table.events(PileSlapped)
     assert choice.player == chooser
     assert sizes[choice.pile] == min(sizes)
+
+
+def test_awaiting_announcements_a_change_is_heard_only_once_all_of_it_is() -> None:
+    # The audio layer reports event by event, but the table is known only after whole
+    # changes: a player who heard half of one would see the table from before it (the
+    # card just played still in its stockpile) and try again what was already done.
+    settings = MatchSettings(auto_start=True, countdown_from=0, wait_for_announcements=True,
+                             announcement_timeout_seconds=5.0)
+    table = new_table(settings=settings, start=False)
+    heard: list[Perception] = []
+    table.match.observe(heard.append)
+    table.match.start()
+    table.settle()
+    kinds = [type(s.event) for s in table.log]
+    assert kinds == [LayoutDealt, LayoutDealt, RoundStarted, CardSpat, CardSpat]
+    table.match.announcement_finished(1)
+    table.settle()
+    assert heard == [] and table.match.heard_through == 0
+    table.match.announcement_finished(4)
+    table.settle()
+    [deal] = heard
+    assert [s.sequence for s in deal.events] == [1, 2] and deal.through == 2
+    assert deal.state.phase is Phase.READY and table.match.heard_state().phase is Phase.READY
+    assert table.match.heard_through == 2
+    table.clock.advance(5.0)  # nobody reports the rest: the timeout hears the whole spit
+    assert [s.sequence for s in heard[-1].events] == [3, 4, 5] and heard[-1].through == 5
+    assert table.match.heard_state().phase is Phase.PLAY
 
 
 def test_a_slow_listener_holds_up_nobody_and_still_hears_everything_in_order() -> None:
