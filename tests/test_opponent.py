@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tests.match_helpers import Table, new_table
-from voicespit.engine.events import CardPlayed, GameOver, PileSlapped
+from voicespit.engine.events import CardPlayed, GameOver, PileSlapped, RoundOver
 from voicespit.engine.state import Phase
 from voicespit.intents import Control, ControlIntent
 from voicespit.match import MatchSettings
@@ -82,6 +82,24 @@ def test_after_game_over_nothing_is_left_to_run() -> None:
     published = len(table.log)
     table.clock.advance(1000)
     assert len(table.log) == published
+
+
+def test_every_slap_comes_one_reaction_after_its_round_ends() -> None:
+    # The slap window of an earlier round must not rush the hand in a later one: it
+    # is not known until the new window is heard, and until then the slap is a
+    # reaction like any other, not an instant one.
+    table = new_table(seed=2, start=False)
+    Opponent(table.match, FixedPace(1.0, spread=0.0), random.Random(1), motor_seconds=0.0)
+    SimulatedHuman(table.match, HumanModel(3.0), random.Random(2))
+    table.match.start()
+    table.match.run_until_over()
+    ends = [at for at, _ in table.timed(RoundOver)]
+    slaps = [at for at, slap in table.timed(PileSlapped) if slap.player == 1]
+    assert len(slaps) >= 2
+    for slap in slaps:
+        round_over = max(end for end in ends if end <= slap)
+        # At least its one-second reaction (more when a play was on its way).
+        assert slap - round_over >= 1.0 - 1e-9
 
 
 def test_faster_and_slower_change_the_pace_by_a_step_and_are_announced() -> None:

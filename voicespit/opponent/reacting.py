@@ -101,7 +101,10 @@ class ReactingPlayer:
     def _on_perception(self, perception: Perception) -> None:
         for stamped in perception.events:
             event = stamped.event
-            if isinstance(event, SlapWindowOpened):
+            if isinstance(event, RoundOver):
+                # A new slap race: the last round's bell says nothing about this one's.
+                self._slap_closes_at = None
+            elif isinstance(event, SlapWindowOpened):
                 self._slap_closes_at = event.closes_at
             if self._awaiting is not None and (
                     isinstance(event, _MOOT_AFTER)
