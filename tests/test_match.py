@@ -81,6 +81,30 @@ def test_two_plays_racing_for_one_pile_one_lands_and_the_other_is_refused_too_la
     assert is_beaten_to_a_pile(refused[0])
 
 
+def test_a_play_that_lands_after_the_round_ended_is_too_late_for_that_reason() -> None:
+    def one_card_from_going_out(state: State) -> bool:
+        return isinstance(state, SpitState) and state.phase is Phase.PLAY and any(
+            state.stock_cards(player) == 1 and plays_onto(state, player, pile)
+            and plays_onto(state, 1 - player, other)
+            for player in (0, 1) for pile in (LEFT, RIGHT) for other in (LEFT, RIGHT))
+
+    table = new_table(seed=1)
+    table.play_until(one_card_from_going_out)
+    state = table.state
+    assert isinstance(state, SpitState)
+    out = next(player for player in (0, 1) if state.stock_cards(player) == 1
+               and state.legal_actions(player))
+    last = next(a for a in state.legal_actions(out) if isinstance(a, Play))
+    rival = next(a for a in state.legal_actions(1 - out) if isinstance(a, Play))
+    table.post(out, last)
+    table.post(1 - out, rival)
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert refusal.player == 1 - out and refusal.too_late
+    # Said once, plainly: "Slap now!" follows on its own.
+    assert refusal.reason == "too late: the round is over"
+
+
 def test_a_move_that_was_never_legal_is_refused_with_the_rule_it_breaks() -> None:
     table = new_table(seed=3)
     state = table.state

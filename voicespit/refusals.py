@@ -76,6 +76,9 @@ def _too_late_reason(action: Action, reason: str, now: State) -> str:
             return _beaten_prefix(action.pile) + with_article(top.rank)
     if phase is Phase.READY:
         return f"{TOO_LATE}: that round is over"  # not the engine's "say spit first"
+    if phase is Phase.ROUND_OVER:
+        # Not the engine's hint ("...: slap the smaller pile"): "Slap now!" says it next.
+        return f"{TOO_LATE}: the round is over"
     if phase is Phase.GAME_OVER:
         return f"{TOO_LATE}: the game is over"
     return f"{TOO_LATE}: {reason}"
