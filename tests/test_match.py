@@ -18,6 +18,7 @@ from voicespit.engine.events import (
     PileSlapped,
     PileTaken,
     RoundStarted,
+    Stalemate,
 )
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import IllegalActionError, Phase
@@ -257,6 +258,22 @@ def test_at_a_stalemate_the_match_counts_down_and_spits_by_itself() -> None:
     table.clock.advance(0.1)
     assert len(table.events(CardSpat)) > spat_before
     assert table.timed(CardSpat)[-1][0] == stalled_at + 3.0
+
+
+def test_awaiting_announcements_the_stalemate_countdown_starts_once_it_is_heard() -> None:
+    # Otherwise "Three." cuts off "Nobody can play." and the play that caused it.
+    settings = MatchSettings(auto_start=True, countdown_from=3, wait_for_announcements=True)
+    table = new_table(seed=2, settings=settings)
+    table.play_until(lambda state: state.phase is Phase.STALEMATE)
+    stalled_at = table.clock.now()
+    stalemate = table.log[-1]
+    assert isinstance(stalemate.event, Stalemate)
+    table.clock.advance(2.0)
+    assert table.log[-1] is stalemate, "nobody has heard yet that nobody can play"
+    table.match.announcement_finished(stalemate.sequence)
+    table.settle()
+    assert table.log[-1].event == SpitCountdown(3)
+    assert table.log[-1].time == stalled_at + 2.0
 
 
 def test_with_auto_spit_off_a_stalemate_waits_for_both_players_to_say_spit() -> None:

@@ -5,8 +5,8 @@ stamps each with the clock and applies them one at a time in arrival order,
 checking legality again at apply time: when two cards race for one pile the
 first to arrive is played and the other is refused "too late: left is now a
 nine". Around the engine's rules the match runs the round: both players ready,
-a countdown before each spit (automatic at a stalemate unless switched off),
-the slap race and its time window, the next layout, the end.
+a countdown before each spit (automatic once a stalemate has been heard,
+unless switched off), the slap race and its time window, the next layout, the end.
 
 Threads. All of the match's work runs on one thread, *the referee thread*: the
 thread of the clock passed in (a `RealClock`'s timer thread, or whoever calls
@@ -46,7 +46,7 @@ from voicespit.engine.actions import RIGHT, Action, ChoosePile, Slap
 from voicespit.engine.events import Event, GameOver, LayoutDealt, PileSlapped, RoundOver, Stalemate
 from voicespit.engine.state import IllegalActionError, Phase
 from voicespit.errors import VoiceSpitError
-from voicespit.hearing import Observer
+from voicespit.hearing import Observer, Perception
 from voicespit.inbox import Inbox
 from voicespit.intents import ActionIntent, Control, ControlIntent, Intent, State
 from voicespit.match_events import (
@@ -109,6 +109,8 @@ class Match:
             self.clock, lambda: self._state, self._timer,
             wait_for_announcements=self.settings.wait_for_announcements,
             announcement_timeout=self.settings.announcement_timeout_seconds)
+        # First of the observers: a countdown it starts goes out before any player reacts.
+        self._events.observe(self._on_heard)
         self._depth = 0
         """How deep the referee is in `_guarded` work (only the outermost call delivers)."""
         self._ready: set[int] = set()
@@ -364,14 +366,23 @@ class Match:
             if self.settings.auto_start:
                 self._start_countdown()
         elif phase is Phase.STALEMATE and any(isinstance(event, Stalemate) for event in events):
-            self._ready = set()
-            if self.settings.auto_spit:
-                self._start_countdown()
+            self._ready = set()  # auto_spit: the countdown starts once this is heard
         elif phase is Phase.ROUND_OVER and any(isinstance(event, RoundOver) for event in events):
             self._open_slap_window()
         if phase is not Phase.ROUND_OVER and self._slap_window is not None:
             self._slap_window.cancel()
             self._slap_window = None
+
+    def _on_heard(self, perception: Perception) -> None:
+        """Count down to the spit at a stalemate once the players have heard of it.
+
+        Started at once, "Three." would cut off "Nobody can play." and the play that
+        caused it: the player would hear a countdown with no reason given.
+        """
+        if self.settings.auto_spit and self._countdown is None and not self._finished \
+                and self._state.phase is Phase.STALEMATE \
+                and any(isinstance(stamped.event, Stalemate) for stamped in perception.events):
+            self._start_countdown()
 
     def _ready_for_spit(self, player: int) -> None:
         if player in self._ready or self._countdown is not None:

@@ -10,7 +10,8 @@ class MatchSettings:
     auto_start: bool = False
     """Start each round without waiting for anybody to say "ready" or "spit"."""
     auto_spit: bool = True
-    """At a stalemate, count down and spit by itself (RULES.md: on by default)."""
+    """At a stalemate, count down and spit by itself (RULES.md: on by default), starting
+    once the stalemate has been heard."""
     countdown_from: int = 3
     """The countdown before each spit: 3, 2, 1 (0: spit at once)."""
     countdown_step_seconds: float = 1.0
