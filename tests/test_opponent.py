@@ -147,6 +147,24 @@ def test_a_change_nobody_reports_heard_counts_as_heard_after_the_timeout() -> No
     assert table.timed(CardPlayed)[0][0] == 5.0
 
 
+def test_an_answer_still_waiting_to_be_heard_is_waited_for_not_given_up_on() -> None:
+    # At a round's end the news can take longer to say than the player's answer
+    # timeout; giving up then means acting again on a table that is out of date.
+    seed = first_seed_where_the_opponent_can_play_at_once()
+    settings = MatchSettings(auto_start=True, countdown_from=0, wait_for_announcements=True,
+                             announcement_timeout_seconds=100.0)
+    table, opponent = table_with_opponent(seed=seed, pace=1.0, spread=0.0, settings=settings)
+    table.match.announcement_finished(table.log[-1].sequence)
+    table.clock.advance(1.0)
+    assert opponent.intents_posted == 1 and table.timed(CardPlayed)[-1][0] == 1.0
+    table.clock.advance(3 * opponent.answer_timeout)
+    assert opponent.intents_posted == 1, "its play is published but not yet heard"
+    table.match.announcement_finished(table.log[-1].sequence)
+    table.clock.advance(60)
+    assert opponent.intents_posted > 1, "heard: it plays on"
+    assert not [r for r in table.events(IntentRefused) if r.player == 1]
+
+
 def test_the_opponent_is_refused_too_late_when_the_human_lands_first() -> None:
     settings = MatchSettings(auto_start=True, countdown_from=0)
     table = new_table(seed=3, settings=settings, start=False)

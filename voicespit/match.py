@@ -223,6 +223,11 @@ class Match:
         """The table as the players have heard it (the live state when not waiting)."""
         return self._events.heard_state()
 
+    @property
+    def all_heard(self) -> bool:
+        """Whether the players have heard everything published so far."""
+        return self._events.hearing.oldest_unheard is None
+
     def set_pace_control(self, control: PaceControl) -> None:
         """Let "faster"/"slower" reach the computer opponent."""
         self._pace_control = control

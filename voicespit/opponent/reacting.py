@@ -51,7 +51,8 @@ class ReactingPlayer:
     """The reaction loop; subclasses give `reaction_delay`, `execution_seconds`, `decide`."""
 
     answer_timeout = 15.0
-    """Give up waiting for the answer to an intent after this long (match seconds)."""
+    """Give up waiting for the answer to an intent after this long (match seconds) with
+    nothing left unheard: an answer may be waiting behind the news still being said."""
 
     def __init__(self, match: Match, seat: int, strategy: Strategy, rng: random.Random) -> None:
         self.match = match
@@ -175,5 +176,10 @@ class ReactingPlayer:
         self._post(ControlIntent(self.seat, Control.READY))
 
     def _gave_up(self) -> None:
+        if not self.match.all_heard:
+            # Acting now would be acting on a table known to be out of date. The wait
+            # is bounded: the match hears everything after its announcement timeout.
+            self._awaiting = self.match.clock.call_later(self.answer_timeout, self._gave_up)
+            return
         self._awaiting = None
         self._consider()
