@@ -17,6 +17,7 @@ from voicespit.engine.events import (
     LayoutDealt,
     PileSlapped,
     PileTaken,
+    RoundOver,
     RoundStarted,
     Stalemate,
 )
@@ -181,11 +182,13 @@ def test_a_resolver_that_raises_is_refused_with_its_message() -> None:
     assert table.match.errors == []
 
 
-def reach_round_over(seed: int = 5, slap: bool = True) -> Table:
+def reach_round_over(seed: int = 5, slap: bool = True, wait: bool = False) -> Table:
     variants = () if slap else ("slap=false",)
     table = new_table(seed=seed, variants=variants,
                       settings=MatchSettings(auto_start=True, countdown_from=0,
-                                             slap_window_seconds=4.0))
+                                             slap_window_seconds=4.0,
+                                             wait_for_announcements=wait,
+                                             announcement_timeout_seconds=60.0))
     table.play_until(lambda state: state.phase is Phase.ROUND_OVER)
     return table
 
@@ -224,6 +227,22 @@ def test_when_nobody_slaps_the_computers_hand_lands_on_the_smaller_pile_at_the_b
         assert window.smaller_pile is None and slap.pile == RIGHT, "its own side on a tie"
     else:
         assert slap.pile == window.smaller_pile == sizes.index(min(sizes))
+
+
+def test_awaiting_announcements_the_slap_race_starts_once_the_round_end_is_heard() -> None:
+    # Otherwise the bell runs down while "Round over" is still being said, and the
+    # slap cue lands on top of the last card's and the round's.
+    table = reach_round_over(wait=True)
+    ended_at, round_over = table.clock.now(), table.log[-1]
+    assert isinstance(round_over.event, RoundOver)
+    table.clock.advance(10.0)
+    assert table.log[-1] is round_over and table.events(PileSlapped) == []
+    table.match.announcement_finished(round_over.sequence)
+    table.settle()
+    [window] = table.events(SlapWindowOpened)
+    assert window.closes_at == ended_at + 10.0 + 4.0
+    table.clock.advance(4.0)
+    assert [slap.player for slap in table.events(PileSlapped)] == [1]
 
 
 def test_a_round_starts_only_after_both_are_ready_and_a_three_two_one_countdown() -> None:

@@ -5,8 +5,10 @@ stamps each with the clock and applies them one at a time in arrival order,
 checking legality again at apply time: when two cards race for one pile the
 first to arrive is played and the other is refused "too late: left is now a
 nine". Around the engine's rules the match runs the round: both players ready,
-a countdown before each spit (automatic once a stalemate has been heard,
-unless switched off), the slap race and its time window, the next layout, the end.
+a countdown before each spit (automatic at a stalemate unless switched off),
+the slap race and its time window, the next layout, the end. With
+`wait_for_announcements` the countdown at a stalemate and the slap race start
+once the players have heard the stalemate or the round's end.
 
 Threads. All of the match's work runs on one thread, *the referee thread*: the
 thread of the clock passed in (a `RealClock`'s timer thread, or whoever calls
@@ -372,21 +374,26 @@ class Match:
                 self._start_countdown()
         elif phase is Phase.STALEMATE and any(isinstance(event, Stalemate) for event in events):
             self._ready = set()  # auto_spit: the countdown starts once this is heard
-        elif phase is Phase.ROUND_OVER and any(isinstance(event, RoundOver) for event in events):
-            self._open_slap_window()
+        # The end of a round opens the slap race once it is heard (`_on_heard`).
         if phase is not Phase.ROUND_OVER and self._slap_window is not None:
             self._slap_window.cancel()
             self._slap_window = None
 
     def _on_heard(self, perception: Perception) -> None:
-        """Count down to the spit at a stalemate once the players have heard of it.
+        """Start the slap race, or the countdown at a stalemate, once the players know.
 
-        Started at once, "Three." would cut off "Nobody can play." and the play that
-        caused it: the player would hear a countdown with no reason given.
+        Started at the instant itself, the bell would run down while "Round over" was
+        still being said, and "Three." would cut off "Nobody can play.": a listener
+        would lose time a sighted player has, or hear a countdown with no reason.
         """
-        if self.settings.auto_spit and self._countdown is None and not self._finished \
-                and self._state.phase is Phase.STALEMATE \
-                and any(isinstance(stamped.event, Stalemate) for stamped in perception.events):
+        if self._finished:
+            return
+        heard = {type(stamped.event) for stamped in perception.events}
+        phase = self._state.phase
+        if RoundOver in heard and phase is Phase.ROUND_OVER and self._slap_window is None:
+            self._open_slap_window()
+        elif Stalemate in heard and phase is Phase.STALEMATE and self.settings.auto_spit \
+                and self._countdown is None:
             self._start_countdown()
 
     def _ready_for_spit(self, player: int) -> None:

@@ -16,7 +16,8 @@ class MatchSettings:
     """The countdown before each spit: 3, 2, 1 (0: spit at once)."""
     countdown_step_seconds: float = 1.0
     slap_window_seconds: float = 5.0
-    """How long the slap race stays open; at its end the computer's hand lands."""
+    """How long the slap race stays open (from when the round's end is heard); at its
+    end the computer's hand lands."""
     wait_for_announcements: bool = False
     """Players hear a change only when the audio layer reports it spoken."""
     announcement_timeout_seconds: float = 8.0
