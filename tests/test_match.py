@@ -17,10 +17,13 @@ from voicespit.engine.events import (
     LayoutDealt,
     PileSlapped,
     PileTaken,
+    RoundOver,
     RoundStarted,
+    Stalemate,
 )
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import IllegalActionError, Phase
+from voicespit.hearing import Perception
 from voicespit.intents import ActionIntent, Control, ControlIntent, State
 from voicespit.match import MatchSettings, MatchStuckError
 from voicespit.match_events import (
@@ -78,6 +81,30 @@ def test_two_plays_racing_for_one_pile_one_lands_and_the_other_is_refused_too_la
     side = ("left", "right")[pile]
     assert refused[0].reason == f"too late: {side} is now {now_showing}"
     assert is_beaten_to_a_pile(refused[0])
+
+
+def test_a_play_that_lands_after_the_round_ended_is_too_late_for_that_reason() -> None:
+    def one_card_from_going_out(state: State) -> bool:
+        return isinstance(state, SpitState) and state.phase is Phase.PLAY and any(
+            state.stock_cards(player) == 1 and plays_onto(state, player, pile)
+            and plays_onto(state, 1 - player, other)
+            for player in (0, 1) for pile in (LEFT, RIGHT) for other in (LEFT, RIGHT))
+
+    table = new_table(seed=1)
+    table.play_until(one_card_from_going_out)
+    state = table.state
+    assert isinstance(state, SpitState)
+    out = next(player for player in (0, 1) if state.stock_cards(player) == 1
+               and state.legal_actions(player))
+    last = next(a for a in state.legal_actions(out) if isinstance(a, Play))
+    rival = next(a for a in state.legal_actions(1 - out) if isinstance(a, Play))
+    table.post(out, last)
+    table.post(1 - out, rival)
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert refusal.player == 1 - out and refusal.too_late
+    # Said once, plainly: "Slap now!" follows on its own.
+    assert refusal.reason == "too late: the round is over"
 
 
 def test_a_move_that_was_never_legal_is_refused_with_the_rule_it_breaks() -> None:
@@ -155,11 +182,13 @@ def test_a_resolver_that_raises_is_refused_with_its_message() -> None:
     assert table.match.errors == []
 
 
-def reach_round_over(seed: int = 5, slap: bool = True) -> Table:
+def reach_round_over(seed: int = 5, slap: bool = True, wait: bool = False) -> Table:
     variants = () if slap else ("slap=false",)
     table = new_table(seed=seed, variants=variants,
                       settings=MatchSettings(auto_start=True, countdown_from=0,
-                                             slap_window_seconds=4.0))
+                                             slap_window_seconds=4.0,
+                                             wait_for_announcements=wait,
+                                             announcement_timeout_seconds=60.0))
     table.play_until(lambda state: state.phase is Phase.ROUND_OVER)
     return table
 
@@ -200,6 +229,22 @@ def test_when_nobody_slaps_the_computers_hand_lands_on_the_smaller_pile_at_the_b
         assert slap.pile == window.smaller_pile == sizes.index(min(sizes))
 
 
+def test_awaiting_announcements_the_slap_race_starts_once_the_round_end_is_heard() -> None:
+    # Otherwise the bell runs down while "Round over" is still being said, and the
+    # slap cue lands on top of the last card's and the round's.
+    table = reach_round_over(wait=True)
+    ended_at, round_over = table.clock.now(), table.log[-1]
+    assert isinstance(round_over.event, RoundOver)
+    table.clock.advance(10.0)
+    assert table.log[-1] is round_over and table.events(PileSlapped) == []
+    table.match.announcement_finished(round_over.sequence)
+    table.settle()
+    [window] = table.events(SlapWindowOpened)
+    assert window.closes_at == ended_at + 10.0 + 4.0
+    table.clock.advance(4.0)
+    assert [slap.player for slap in table.events(PileSlapped)] == [1]
+
+
 def test_a_round_starts_only_after_both_are_ready_and_a_three_two_one_countdown() -> None:
     table = new_table(settings=MatchSettings(auto_start=False))
     table.clock.advance(30)
@@ -232,6 +277,22 @@ def test_at_a_stalemate_the_match_counts_down_and_spits_by_itself() -> None:
     table.clock.advance(0.1)
     assert len(table.events(CardSpat)) > spat_before
     assert table.timed(CardSpat)[-1][0] == stalled_at + 3.0
+
+
+def test_awaiting_announcements_the_stalemate_countdown_starts_once_it_is_heard() -> None:
+    # Otherwise "Three." cuts off "Nobody can play." and the play that caused it.
+    settings = MatchSettings(auto_start=True, countdown_from=3, wait_for_announcements=True)
+    table = new_table(seed=2, settings=settings)
+    table.play_until(lambda state: state.phase is Phase.STALEMATE)
+    stalled_at = table.clock.now()
+    stalemate = table.log[-1]
+    assert isinstance(stalemate.event, Stalemate)
+    table.clock.advance(2.0)
+    assert table.log[-1] is stalemate, "nobody has heard yet that nobody can play"
+    table.match.announcement_finished(stalemate.sequence)
+    table.settle()
+    assert table.log[-1].event == SpitCountdown(3)
+    assert table.log[-1].time == stalled_at + 2.0
 
 
 def test_with_auto_spit_off_a_stalemate_waits_for_both_players_to_say_spit() -> None:
@@ -314,6 +375,33 @@ def test_with_slap_off_the_chooser_is_given_the_smaller_pile_when_time_runs_out(
     [choice] = table.events(PileSlapped)
     assert choice.player == chooser
     assert sizes[choice.pile] == min(sizes)
+
+
+def test_awaiting_announcements_a_change_is_heard_only_once_all_of_it_is() -> None:
+    # The audio layer reports event by event, but the table is known only after whole
+    # changes: a player who heard half of one would see the table from before it (the
+    # card just played still in its stockpile) and try again what was already done.
+    settings = MatchSettings(auto_start=True, countdown_from=0, wait_for_announcements=True,
+                             announcement_timeout_seconds=5.0)
+    table = new_table(settings=settings, start=False)
+    heard: list[Perception] = []
+    table.match.observe(heard.append)
+    table.match.start()
+    table.settle()
+    kinds = [type(s.event) for s in table.log]
+    assert kinds == [LayoutDealt, LayoutDealt, RoundStarted, CardSpat, CardSpat]
+    table.match.announcement_finished(1)
+    table.settle()
+    assert heard == [] and table.match.heard_through == 0
+    table.match.announcement_finished(4)
+    table.settle()
+    [deal] = heard
+    assert [s.sequence for s in deal.events] == [1, 2] and deal.through == 2
+    assert deal.state.phase is Phase.READY and table.match.heard_state().phase is Phase.READY
+    assert table.match.heard_through == 2
+    table.clock.advance(5.0)  # nobody reports the rest: the timeout hears the whole spit
+    assert [s.sequence for s in heard[-1].events] == [3, 4, 5] and heard[-1].through == 5
+    assert table.match.heard_state().phase is Phase.PLAY
 
 
 def test_a_slow_listener_holds_up_nobody_and_still_hears_everything_in_order() -> None:

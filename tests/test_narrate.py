@@ -18,6 +18,8 @@ from voicespit.audio.narrate import NarrateResult, narrate_game
 from voicespit.audio.timeline import Placed
 from voicespit.cli import main
 from voicespit.engine import Rules
+from voicespit.engine.events import GameOver, RoundOver, Stalemate
+from voicespit.match_events import SlapWindowOpened, SpitCountdown
 
 
 @dataclass
@@ -56,6 +58,44 @@ def test_the_whole_game_is_in_the_file_and_the_transcript(demo: Heard) -> None:
     assert "Game over:" in lines[-1]
     spoken = demo.result.history
     assert spoken["spoken"] > 100 and spoken["cut"] + spoken["dropped"] > 0
+    said = [line.split(maxsplit=1)[1] for line in lines]
+    # A real game: each part of it is heard at least once.
+    for start in ("Three.", "Two.", "One.", "Spit!", "Nobody can play.", "Round over:",
+                  "Slap now!", "Too late: left is now", "Round 2."):
+        assert any(line.startswith(start) for line in said), start
+    assert any(line.startswith(("You slap", "Opponent slaps")) for line in said)
+    assert any(line.endswith("(you).") for line in said)
+    assert any(line.endswith("(opponent).") for line in said)
+
+
+def words_of(demo: Heard, kind: type) -> list[Placed]:
+    sequences = {s.sequence for s in demo.result.events if isinstance(s.event, kind)}
+    return [p for p in demo.result.timeline.entries
+            if p.kind == "speech" and p.announcement.sequence in sequences]
+
+
+@pytest.mark.parametrize(("cause", "follows", "what"), [
+    (Stalemate, SpitCountdown, "the countdown"),
+    (RoundOver, SlapWindowOpened, "the slap race"),
+])
+def test_what_a_stalemate_or_a_round_end_starts_waits_until_it_has_been_said(
+        demo: Heard, cause: type, follows: type, what: str) -> None:
+    # The match waits for the announcements: nobody acts on news not yet heard, and
+    # "Three." never cuts "Nobody can play." off.
+    events = demo.result.events
+    said = words_of(demo, cause)
+    assert said and all(p.status == "spoken" for p in said), f"{cause.__name__} said in full"
+    started = 0
+    for placed in said:
+        sequence = placed.announcement.sequence
+        assert sequence is not None
+        after = next((s for s in events[sequence:] if isinstance(s.event, follows | GameOver)),
+                     None)
+        if after is None or isinstance(after.event, GameOver):
+            continue  # the last round's end is the game's
+        assert after.time >= placed.end - 1e-6, f"{what} began before its cause was said"
+        started += 1
+    assert started
 
 
 def pile_cues(demo: Heard, pan: float) -> list[Placed]:
@@ -127,3 +167,18 @@ def test_a_missing_directory_is_a_one_line_error(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["narrate", "--out", str(tmp_path / "nowhere" / "x.wav")]) == 2
     assert "no directory" in capsys.readouterr().err
+
+
+def test_a_transcript_nobody_reads_any_more_stops_the_game_at_once(tmp_path: Path) -> None:
+    # `voicespit narrate ... | head`: the first failed line ends the run (no game
+    # played on to its end, no file written), as itself.
+    class ClosedAfterThreeLines(io.StringIO):
+        def write(self, text: str) -> int:
+            if self.getvalue().count("\n") >= 3:
+                raise BrokenPipeError(32, "Broken pipe")
+            return super().write(text)
+
+    out = tmp_path / "x.wav"
+    with pytest.raises(BrokenPipeError):
+        narrate_game(Rules.for_game("speed", ()), 3, out, ClosedAfterThreeLines())
+    assert not out.exists()

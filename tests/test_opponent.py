@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tests.match_helpers import Table, new_table
-from voicespit.engine.events import CardPlayed, GameOver, PileSlapped
+from voicespit.engine.events import CardPlayed, GameOver, PileSlapped, RoundOver
 from voicespit.engine.state import Phase
 from voicespit.intents import Control, ControlIntent
 from voicespit.match import MatchSettings
@@ -84,6 +84,24 @@ def test_after_game_over_nothing_is_left_to_run() -> None:
     assert len(table.log) == published
 
 
+def test_every_slap_comes_one_reaction_after_its_round_ends() -> None:
+    # The slap window of an earlier round must not rush the hand in a later one: it
+    # is not known until the new window is heard, and until then the slap is a
+    # reaction like any other, not an instant one.
+    table = new_table(seed=2, start=False)
+    Opponent(table.match, FixedPace(1.0, spread=0.0), random.Random(1), motor_seconds=0.0)
+    SimulatedHuman(table.match, HumanModel(3.0), random.Random(2))
+    table.match.start()
+    table.match.run_until_over()
+    ends = [at for at, _ in table.timed(RoundOver)]
+    slaps = [at for at, slap in table.timed(PileSlapped) if slap.player == 1]
+    assert len(slaps) >= 2
+    for slap in slaps:
+        round_over = max(end for end in ends if end <= slap)
+        # At least its one-second reaction (more when a play was on its way).
+        assert slap - round_over >= 1.0 - 1e-9
+
+
 def test_faster_and_slower_change_the_pace_by_a_step_and_are_announced() -> None:
     table, opponent = table_with_opponent(pace=2.0)
     table.match.post(ControlIntent(0, Control.FASTER))
@@ -127,6 +145,24 @@ def test_a_change_nobody_reports_heard_counts_as_heard_after_the_timeout() -> No
     assert acts_of(1, table.log) == []
     table.clock.advance(0.01)
     assert table.timed(CardPlayed)[0][0] == 5.0
+
+
+def test_an_answer_still_waiting_to_be_heard_is_waited_for_not_given_up_on() -> None:
+    # At a round's end the news can take longer to say than the player's answer
+    # timeout; giving up then means acting again on a table that is out of date.
+    seed = first_seed_where_the_opponent_can_play_at_once()
+    settings = MatchSettings(auto_start=True, countdown_from=0, wait_for_announcements=True,
+                             announcement_timeout_seconds=100.0)
+    table, opponent = table_with_opponent(seed=seed, pace=1.0, spread=0.0, settings=settings)
+    table.match.announcement_finished(table.log[-1].sequence)
+    table.clock.advance(1.0)
+    assert opponent.intents_posted == 1 and table.timed(CardPlayed)[-1][0] == 1.0
+    table.clock.advance(3 * opponent.answer_timeout)
+    assert opponent.intents_posted == 1, "its play is published but not yet heard"
+    table.match.announcement_finished(table.log[-1].sequence)
+    table.clock.advance(60)
+    assert opponent.intents_posted > 1, "heard: it plays on"
+    assert not [r for r in table.events(IntentRefused) if r.player == 1]
 
 
 def test_the_opponent_is_refused_too_late_when_the_human_lands_first() -> None:

@@ -174,3 +174,17 @@ def test_words_still_waiting_for_their_cue_come_after_an_urgent_cut_in(
     run_out(clock)
     assert [text for _, _, text in speech_entries(speaker)] == ["Say again?", "Left: nine."]
     assert [status for status, _ in speaker.history] == ["spoken", "spoken"]
+
+
+def test_words_cut_before_a_sound_of_them_go_back_even_beside_a_sound_of_the_same_start(
+        speaker: TimelineSpeaker, clock: FakeClock) -> None:
+    # "Left: nine." is replaced at once: its cut entry stays on the timeline at the
+    # same start as "Left: ten.", which an urgent refusal then puts back in the queue.
+    # Entries are found by identity: two different sounds never compare equal.
+    speaker.say(play("nine", cue=None))
+    speaker.say(play("ten", cue=None))
+    speaker.say(Announcement("Too late.", "refusal", Priority.URGENT, sequence=3))
+    run_out(clock)
+    assert [text for _, _, text in speech_entries(speaker)] == [
+        "Left: nine.", "Too late.", "Left: ten."]
+    assert [status for status, _ in speaker.history] == ["cut", "spoken", "spoken"]

@@ -6,7 +6,12 @@ the match tells its players (the computer opponent above all) about a change
 only once the audio layer reports it heard (`Match.announcement_finished`), or
 at once when no audio is attached. This module keeps that bookkeeping:
 
-- every published event waits here until it is heard;
+- every published event waits here until it is heard. A change is heard whole:
+  the batch of events one action caused (a card played and the card turned up
+  under it) counts as heard once its last event is. The audio layer reports
+  event by event, and the table is known only after whole batches, so a
+  player who had heard half of a change would see the table from before it
+  and try a move that is already made;
 - after every batch that changed the table, a snapshot of the state is kept,
   so the match can show a player the table *as heard*, and can tell a move
   that was legal on the table the player knew ("too late") from a plain mistake.
@@ -45,7 +50,8 @@ class Hearing:
 
     def __init__(self, keep: int = 128) -> None:
         self._keep = keep
-        self._unheard: deque[Stamped] = deque()
+        self._unheard: deque[tuple[Stamped, ...]] = deque()
+        """Published batches not yet heard, oldest first."""
         self._snapshots: deque[tuple[int, State]] = deque()
         """(sequence, table after the batch ending at that sequence), oldest first."""
         self.heard_through = 0
@@ -53,22 +59,29 @@ class Hearing:
 
     def published(self, batch: Sequence[Stamped], state: State | None) -> None:
         """Record a published batch; `state` is the table after it when it changed."""
-        self._unheard.extend(batch)
+        if batch:
+            self._unheard.append(tuple(batch))
         if state is not None and batch:
             self._snapshots.append((batch[-1].sequence, state.clone()))
             self._prune(batch[-1].sequence)
 
     def hear(self, through: int) -> tuple[Stamped, ...]:
-        """Mark every event up to `through` heard; returns the newly heard ones."""
+        """Mark every batch that ends by `through` heard; returns the newly heard events.
+
+        A batch `through` falls inside stays unheard until its last event is reported.
+        """
         heard: list[Stamped] = []
-        while self._unheard and self._unheard[0].sequence <= through:
-            heard.append(self._unheard.popleft())
-        self.heard_through = max(self.heard_through, through)
+        while self._unheard and self._unheard[0][-1].sequence <= through:
+            heard.extend(self._unheard.popleft())
+        if heard:
+            self.heard_through = max(self.heard_through, heard[-1].sequence)
         return tuple(heard)
 
     @property
     def oldest_unheard(self) -> Stamped | None:
-        return self._unheard[0] if self._unheard else None
+        """The last event of the oldest unheard batch (a batch shares one time stamp):
+        hearing through it hears that whole change."""
+        return self._unheard[0][-1] if self._unheard else None
 
     def state_at(self, sequence: int) -> State | None:
         """The table after every change up to `sequence`, if still kept."""

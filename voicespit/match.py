@@ -6,7 +6,9 @@ checking legality again at apply time: when two cards race for one pile the
 first to arrive is played and the other is refused "too late: left is now a
 nine". Around the engine's rules the match runs the round: both players ready,
 a countdown before each spit (automatic at a stalemate unless switched off),
-the slap race and its time window, the next layout, the end.
+the slap race and its time window, the next layout, the end. With
+`wait_for_announcements` the countdown at a stalemate and the slap race start
+once the players have heard the stalemate or the round's end.
 
 Threads. All of the match's work runs on one thread, *the referee thread*: the
 thread of the clock passed in (a `RealClock`'s timer thread, or whoever calls
@@ -20,8 +22,9 @@ sequence number (from 1, no gaps) and the match time, and handed to:
 - listeners (`subscribe`): each on its own thread by default (see
   `voicespit.delivery`), or inline on the referee thread for quick code;
 - observers (`observe`): players, told on the referee thread what they have
-  *heard* (see `voicespit.hearing`). With `wait_for_announcements` an event is
-  heard when the audio layer calls `announcement_finished(sequence)` (or after
+  *heard* (see `voicespit.hearing`). With `wait_for_announcements` a change (the
+  events one action caused) is heard when the audio layer calls
+  `announcement_finished(sequence)` for its last event (or after
   `announcement_timeout_seconds`); otherwise at once.
 
 Match time (`match.clock`, `Stamped.time`) is the clock's time less the time
@@ -45,7 +48,7 @@ from voicespit.engine.actions import RIGHT, Action, ChoosePile, Slap
 from voicespit.engine.events import Event, GameOver, LayoutDealt, PileSlapped, RoundOver, Stalemate
 from voicespit.engine.state import IllegalActionError, Phase
 from voicespit.errors import VoiceSpitError
-from voicespit.hearing import Observer
+from voicespit.hearing import Observer, Perception
 from voicespit.inbox import Inbox
 from voicespit.intents import ActionIntent, Control, ControlIntent, Intent, State
 from voicespit.match_events import (
@@ -108,6 +111,8 @@ class Match:
             self.clock, lambda: self._state, self._timer,
             wait_for_announcements=self.settings.wait_for_announcements,
             announcement_timeout=self.settings.announcement_timeout_seconds)
+        # First of the observers: a countdown it starts goes out before any player reacts.
+        self._events.observe(self._on_heard)
         self._depth = 0
         """How deep the referee is in `_guarded` work (only the outermost call delivers)."""
         self._ready: set[int] = set()
@@ -219,6 +224,11 @@ class Match:
     def heard_state(self) -> State:
         """The table as the players have heard it (the live state when not waiting)."""
         return self._events.heard_state()
+
+    @property
+    def all_heard(self) -> bool:
+        """Whether the players have heard everything published so far."""
+        return self._events.hearing.oldest_unheard is None
 
     def set_pace_control(self, control: PaceControl) -> None:
         """Let "faster"/"slower" reach the computer opponent."""
@@ -363,14 +373,28 @@ class Match:
             if self.settings.auto_start:
                 self._start_countdown()
         elif phase is Phase.STALEMATE and any(isinstance(event, Stalemate) for event in events):
-            self._ready = set()
-            if self.settings.auto_spit:
-                self._start_countdown()
-        elif phase is Phase.ROUND_OVER and any(isinstance(event, RoundOver) for event in events):
-            self._open_slap_window()
+            self._ready = set()  # auto_spit: the countdown starts once this is heard
+        # The end of a round opens the slap race once it is heard (`_on_heard`).
         if phase is not Phase.ROUND_OVER and self._slap_window is not None:
             self._slap_window.cancel()
             self._slap_window = None
+
+    def _on_heard(self, perception: Perception) -> None:
+        """Start the slap race, or the countdown at a stalemate, once the players know.
+
+        Started at the instant itself, the bell would run down while "Round over" was
+        still being said, and "Three." would cut off "Nobody can play.": a listener
+        would lose time a sighted player has, or hear a countdown with no reason.
+        """
+        if self._finished:
+            return
+        heard = {type(stamped.event) for stamped in perception.events}
+        phase = self._state.phase
+        if RoundOver in heard and phase is Phase.ROUND_OVER and self._slap_window is None:
+            self._open_slap_window()
+        elif Stalemate in heard and phase is Phase.STALEMATE and self.settings.auto_spit \
+                and self._countdown is None:
+            self._start_countdown()
 
     def _ready_for_spit(self, player: int) -> None:
         if player in self._ready or self._countdown is not None:

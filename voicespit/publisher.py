@@ -76,12 +76,13 @@ class Publisher:
             self._arm_deadline()
 
     def hear(self, through: int) -> None:
-        """Everything up to `through` has been heard: tell the observers."""
+        """Everything up to `through` has been heard: tell the observers (whole changes only)."""
         events = self.hearing.hear(through)
         if not events:
             return
-        state = self.hearing.state_at(through) or self._live_state()
-        perception = Perception(events, state, self._clock.now(), through)
+        heard = self.hearing.heard_through
+        state = self.hearing.state_at(heard) or self._live_state()
+        perception = Perception(events, state, self._clock.now(), heard)
         with self._observers_lock:
             observers = list(self._observers)
         for observer in observers:

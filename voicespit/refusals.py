@@ -76,6 +76,12 @@ def _too_late_reason(action: Action, reason: str, now: State) -> str:
             return _beaten_prefix(action.pile) + with_article(top.rank)
     if phase is Phase.READY:
         return f"{TOO_LATE}: that round is over"  # not the engine's "say spit first"
+    # Not the engine's instruction as well ("...: slap the smaller pile", "...: it is
+    # time to spit"): "Slap now!" or the countdown is announced next anyway.
+    if phase is Phase.ROUND_OVER:
+        return f"{TOO_LATE}: the round is over"
+    if phase is Phase.STALEMATE:
+        return f"{TOO_LATE}: nobody can play"
     if phase is Phase.GAME_OVER:
         return f"{TOO_LATE}: the game is over"
     return f"{TOO_LATE}: {reason}"

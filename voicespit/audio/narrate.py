@@ -1,21 +1,25 @@
 """A whole computer-versus-computer game, heard: speech and earcons on one stereo timeline.
 
 This is the project's demo and the regression test of the audio path: the real
-narration, the real speech engine (pyttsx3 writing files) and the real speaker
-rules (stale dropping, interruptions, reports back to the match), in fake time,
-so an hour of game renders in seconds and the same seed gives the same file.
+referee (`voicespit.match`) with the real computer opponent in seat 1 and a
+simulated human in seat 0 ("you"), the real narration, the real speech engine
+(pyttsx3 writing files) and the real speaker rules (stale dropping,
+interruptions, reports back to the match), in fake time, so an hour of game
+renders in seconds and the same seed gives the same file.
+
+Everything runs on one thread, the fake clock's: the match, both players'
+reactions, the narration (an inline listener) and the speaker's timers.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from voicespit.audio.announcer import Announcer, TextMirror
-from voicespit.audio.demo_match import DemoMatch
 from voicespit.audio.earcons import SAMPLE_RATE
 from voicespit.audio.reports import SpeechSettings
 from voicespit.audio.timeline import Timeline, TimelineSpeaker
@@ -24,36 +28,45 @@ from voicespit.clock import FakeClock
 from voicespit.engine import Rules
 from voicespit.engine.events import CardPlayed
 from voicespit.errors import VoiceSpitError
+from voicespit.match import Match, MatchSettings
 from voicespit.match_events import IntentRefused, Stamped
-from voicespit.narration import Narrator, State, Verbosity
+from voicespit.narration import Narrator, Verbosity
+from voicespit.opponent import FixedPace, HumanModel, Opponent, SimulatedHuman
 
 MAX_GAME_SECONDS = 4 * 3600.0
 """A guard: a game that has not ended after this much (fake) time is a bug."""
 
 
 class NarrateError(VoiceSpitError):
-    """The narrated game did not come to an end."""
+    """The narrated game did not come to an end, or the match reported a failure."""
 
 
-class MatchLike(Protocol):
-    """What narrate needs of a match: the real Match's surface."""
-
-    @property
-    def state(self) -> State: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def subscribe(self, listener: Callable[[Stamped], None]) -> None: ...
-
-    def start(self) -> None: ...
-
-    def announcement_finished(self, sequence: int) -> None: ...
+OPPONENT_PACE = "brisk"
+"""The computer in seat 1: two seconds a card, a practice pace a listener can follow."""
+HUMAN = HumanModel(seconds_per_card=2.0)
+"""Seat 0, "you": as quick as the opponent on average, so the cards are contested and
+either side can win; with the model's slips (a missed chance, a wrong command)."""
+ANNOUNCEMENT_TIMEOUT = 60.0
+"""The match's fallback for a speaker that never reports. The timeline speaker always
+reports, and the news at a round's end (the slap, the piles taken, the new deal, a
+refusal) can take longer to say than the live default of 8 s: with that default the
+players would act on a deal nobody had heard yet."""
 
 
-def build_match(rules: Rules, seed: int, clock: FakeClock) -> MatchLike:
-    """The match narrate plays. When voicespit/match.py lands, build it here instead."""
-    return DemoMatch(rules, seed, clock)
+def build_match(rules: Rules, seed: int, clock: FakeClock) -> Match:
+    """The real referee with the real opponent against a simulated human, on `clock`.
+
+    Each player's reaction starts only once the change has been heard
+    (`wait_for_announcements`): the fairness rule a blind player relies on, and
+    the rule this demo exists to let anyone hear.
+    """
+    settings = MatchSettings(wait_for_announcements=True,
+                             announcement_timeout_seconds=ANNOUNCEMENT_TIMEOUT)
+    match = Match(rules, clock, seed=f"narrate:{seed}", settings=settings)
+    # The players keep themselves alive through the match's observer list.
+    Opponent(match, FixedPace.named(OPPONENT_PACE), random.Random(f"narrate opponent:{seed}"))
+    SimulatedHuman(match, HUMAN, random.Random(f"narrate human:{seed}"))
+    return match
 
 
 @dataclass
@@ -75,8 +88,16 @@ class NarrateResult:
         return sum(isinstance(stamped.event, CardPlayed) for stamped in self.events)
 
     @property
-    def refusals(self) -> int:
-        return sum(isinstance(stamped.event, IntentRefused) for stamped in self.events)
+    def too_late(self) -> int:
+        """Moves refused because the other player got there first (either seat)."""
+        return sum(isinstance(stamped.event, IntentRefused) and stamped.event.too_late
+                   for stamped in self.events)
+
+    @property
+    def mistakes(self) -> int:
+        """Moves refused as against the rules (the simulated human's slips)."""
+        return sum(isinstance(stamped.event, IntentRefused) and not stamped.event.too_late
+                   for stamped in self.events)
 
     @property
     def seconds(self) -> float:
@@ -98,20 +119,35 @@ def narrate_game(rules: Rules, seed: int, out: Path, stream: TextIO,
         mirror = TextMirror(stream, clock)
         announcer = Announcer(Narrator(verbosity), speaker, mirror)
         events: list[Stamped] = []
+        failed: list[Exception] = []
 
         def on_event(stamped: Stamped) -> None:
-            events.append(stamped)
-            announcer.announce(stamped, match.state)
+            if failed:
+                return
+            try:
+                events.append(stamped)
+                announcer.announce(stamped, match.state)
+            except Exception as error:  # raised again below, outside the match
+                failed.append(error)
 
-        match.subscribe(on_event)
+        # Inline: announced on the referee's own (the fake clock's) thread, in order, before
+        # time moves on, so the whole run is single-threaded and repeats exactly.
+        match.subscribe(on_event, inline=True)
         speaker.on_announcement_finished(match.announcement_finished)
         match.start()
         while clock.run_next():
+            # The match logs and survives a failing listener (a live game must go on);
+            # narrate stops at the first, as itself (a closed pipe, a speech failure).
+            if failed:
+                raise failed[0]
             if clock.now() > MAX_GAME_SECONDS:
                 raise NarrateError(f"no end after {MAX_GAME_SECONDS:.0f} s of play (seed {seed})")
         if not match.is_over:
             raise NarrateError(f"the game stalled at {clock.now():.1f} s in phase "
                                f"{match.state.phase.value} (seed {seed})")
+        if match.errors:  # a referee or player bug: the demo must not hide one
+            raise NarrateError(f"the match reported {len(match.errors)} failures (seed {seed}): "
+                               + "; ".join(match.errors[:3]))
         timeline.write_wav(out)
     finally:
         if own_renderer:

@@ -28,9 +28,10 @@ from voicespit.clock import Clock, Timer
 from voicespit.narration import Announcement
 
 
-@dataclass
+@dataclass(eq=False)
 class Placed:
-    """One sound on the timeline.
+    """One sound on the timeline (compared by identity: two placings are two sounds,
+    and comparing their samples by value would be slow and ambiguous).
 
     It keeps a reference to its samples (the renderer's and the earcon bank's
     cached arrays, shared by every repeat of a phrase) and how to play them, so a

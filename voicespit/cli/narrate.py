@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"narrate: {args.game} seed {args.seed}: {len(result.events)} events, "
           f"{len(result.lines)} announcements ({spoken['spoken']} spoken in full, "
           f"{spoken['cut']} cut short, {spoken['dropped'] + spoken['expired']} dropped as stale); "
-          f"{result.plays} cards played, {result.refusals} moves too late; "
+          f"{result.plays} cards played, {result.too_late} moves too late, "
+          f"{result.mistakes} refused as mistakes; "
           f"{int(minutes)} min {seconds:04.1f} s -> {out}"
           + (f" (speech rendered again {result.speech_retries} times)"
              if result.speech_retries else ""))

@@ -51,7 +51,8 @@ class ReactingPlayer:
     """The reaction loop; subclasses give `reaction_delay`, `execution_seconds`, `decide`."""
 
     answer_timeout = 15.0
-    """Give up waiting for the answer to an intent after this long (match seconds)."""
+    """Give up waiting for the answer to an intent after this long (match seconds) with
+    nothing left unheard: an answer may be waiting behind the news still being said."""
 
     def __init__(self, match: Match, seat: int, strategy: Strategy, rng: random.Random) -> None:
         self.match = match
@@ -101,7 +102,10 @@ class ReactingPlayer:
     def _on_perception(self, perception: Perception) -> None:
         for stamped in perception.events:
             event = stamped.event
-            if isinstance(event, SlapWindowOpened):
+            if isinstance(event, RoundOver):
+                # A new slap race: the last round's bell says nothing about this one's.
+                self._slap_closes_at = None
+            elif isinstance(event, SlapWindowOpened):
                 self._slap_closes_at = event.closes_at
             if self._awaiting is not None and (
                     isinstance(event, _MOOT_AFTER)
@@ -172,5 +176,10 @@ class ReactingPlayer:
         self._post(ControlIntent(self.seat, Control.READY))
 
     def _gave_up(self) -> None:
+        if not self.match.all_heard:
+            # Acting now would be acting on a table known to be out of date. The wait
+            # is bounded: the match hears everything after its announcement timeout.
+            self._awaiting = self.match.clock.call_later(self.answer_timeout, self._gave_up)
+            return
         self._awaiting = None
         self._consider()
