@@ -28,6 +28,7 @@ from voicespit.opponent.player import Opponent
 from voicespit.profile import Profile
 
 PACE_SECONDS_RANGE = (0.05, 30.0)
+ANNOUNCEMENT_TIMEOUT = 45.0
 ADAPTIVE_FLOOR = 0.5
 ADAPTIVE_CEILING = 15.0
 """The adaptive opponent never plays faster or slower than this, whatever it learns."""
@@ -83,9 +84,13 @@ def validate_pace(origin: str, settings: Settings) -> None:
 
 def match_settings_from(settings: Settings) -> MatchSettings:
     play = settings.play
+    # The speaker reports what has been heard; the timeout is only a safety net, and
+    # the news at a round's end ("Round over ... you take left ... your cards ...")
+    # can take longer than the match's default to say at a slow speech rate.
     return MatchSettings(auto_spit=play.auto_spit, countdown_from=play.countdown_seconds,
                          countdown_step_seconds=play.countdown_interval,
-                         wait_for_announcements=play.wait_for_announcements)
+                         wait_for_announcements=play.wait_for_announcements,
+                         announcement_timeout_seconds=ANNOUNCEMENT_TIMEOUT)
 
 
 @dataclass
