@@ -20,6 +20,7 @@ import os
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer, PocketSphinxSettings
 from voicespit.speech.transcription import read_corpus, summarize, transcribe_all
@@ -40,8 +41,11 @@ CONFIGS: dict[str, PocketSphinxSettings] = {
 CORPUS = Path(__file__).parent / "corpus"
 
 
-def run_config(name: str, split: str) -> dict[str, object]:
-    recognizer = PocketSphinxRecognizer(settings=CONFIGS[name])
+def run_config(name: str, split: str,
+               overrides: dict[str, Any] | None = None) -> dict[str, object]:
+    settings = CONFIGS[name] if overrides is None else dataclasses.replace(CONFIGS[name],
+                                                                            **overrides)
+    recognizer = PocketSphinxRecognizer(settings=settings)
     results = list(transcribe_all(recognizer, read_corpus(CORPUS / split)))
     summary = summarize(results)
     summary["config"] = name
@@ -76,8 +80,13 @@ def main() -> None:
                         help=f"configurations to run (default all): {', '.join(CONFIGS)}")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--out", type=Path, help="also write every summary here as JSON lines")
+    parser.add_argument("--set", action="append", default=[], metavar="SETTING=JSON",
+                        help="override a PocketSphinxSettings field (for tuning on the "
+                             "tuning split), e.g. garbage_phone_probability=1e-6")
     args = parser.parse_args()
     names = args.config or list(CONFIGS)
+    overrides = {key: json.loads(value) for key, _, value in
+                 (setting.partition("=") for setting in args.set)} or None
     print(f"split {args.split}; load average {os.getloadavg()[0]:.1f} at start")
     print("| configuration | clean | 20 dB | 10 dB | wrong | reject | chatter FA "
           "| p50 ms | p95 ms | RTF | RSS MB |")
@@ -87,12 +96,13 @@ def main() -> None:
         runs = []
         for _ in range(args.runs):
             with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-                runs.append(pool.submit(run_config, name, args.split).result())
+                runs.append(pool.submit(run_config, name, args.split, overrides).result())
         if args.out is not None:
             with args.out.open("a") as out:
                 for run in runs:
                     out.write(json.dumps(run) + "\n")
-        print(row(name, runs), flush=True)
+        label = name + "".join(f" {setting}" for setting in args.set)
+        print(row(label, runs), flush=True)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

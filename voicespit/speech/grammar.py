@@ -66,7 +66,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.DRAW, "draw", "Speed: draw a card into your hand"),
     Phrasing(Verb.SPIT, "spit", "turn up new cards onto the piles, to start or when stuck"),
     Phrasing(Verb.SLAP, "slap {pile}", "at the end of a round, take that pile"),
-    Phrasing(Verb.READY, "ready", "you are ready for the round to start"),
+    Phrasing(Verb.READY, "ready", "ready for new cards: starts a round, or ends a stalemate"),
     Phrasing(Verb.PILES, "show piles", "hear the top card of both piles"),
     Phrasing(Verb.PILE, "what's on {pile}", "hear the top card of that pile"),
     Phrasing(Verb.MY_CARDS, "my cards", "hear your stockpile tops, or your hand in Speed"),

@@ -181,7 +181,8 @@ def resolve(command: Command, state: State, player: int) -> Action:
     if verb is Verb.SPIT:
         return _checked(state, player, act.SPIT, command)
     if verb is Verb.READY:
-        if state.phase is not Phase.READY:
+        # Ready for new cards: the start of a round, or the way out of a stalemate.
+        if state.phase not in (Phase.READY, Phase.STALEMATE):
             raise IllegalCommandError("the round is already under way", command)
         return _checked(state, player, act.SPIT, command)
     if verb is Verb.SLAP:

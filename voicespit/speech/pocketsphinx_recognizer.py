@@ -25,7 +25,10 @@ Only this module imports pocketsphinx, lazily, inside the class.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import math
+import subprocess
+import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Sequence
@@ -65,6 +68,8 @@ GARBAGE_PHONES = (
     "HH", "IH", "IY", "JH", "K", "L", "M", "N", "NG", "OW", "OY", "P", "R", "S", "SH", "T",
     "TH", "UH", "UW", "V", "W", "Y", "Z", "ZH")
 """The acoustic model's phones, less silence and noises."""
+GRAMMARS_KEPT = 32
+"""Compiled grammars kept for switching back (each is a few kilobytes)."""
 RIVALS_SEARCHED = 30
 """N-best entries searched for a different command (many entries repeat one)."""
 NO_RIVAL = 1e6
@@ -91,8 +96,14 @@ class PocketSphinxSettings:
     """Minimum grammar-over-phone-loop score margin per speech frame; None: accept all."""
     garbage_probability: float = 0.001
     """Prior chance of the free-phone garbage path beside the commands; 0: no garbage path."""
-    garbage_phone_probability: float = 1e-4
+    garbage_phone_probability: float = 1e-5
     """The garbage path's price per phone (the smaller, the dearer)."""
+    agreement: bool = True
+    """Keep a command only when a second decode of differently prepared audio agrees."""
+    agreement_floor_gain: float = 0.15
+    """The second decode's noise suppression floor (1: none)."""
+    agreement_comfort_noise: float = 128.0
+    """The second decode's comfort noise level."""
     rival_threshold: float | None = None
     """Minimum lead per speech frame over the nearest different command; None: not checked."""
     confidence_scale: float = 3.0
@@ -138,6 +149,8 @@ class _Decoded:
     """Grammar minus phone-loop log score per speech frame (None: not measured)."""
     garbage: bool = False
     """The garbage path won: something was said, but no command."""
+    disputed: bool = False
+    """The second decoder (`agreement`) heard a different command."""
     rival: float | None = None
     """Best minus the best *different* command's log score per speech frame (None: not
     measured; large when no other command came close)."""
@@ -259,14 +272,26 @@ class PocketSphinxRecognizer:
     # ------------------------------------------------------------ decoding
 
     def _decode(self, *, final: bool) -> _Decoded:
-        samples = np.concatenate(self._utterance)
+        raw = np.concatenate(self._utterance)
+        samples = raw
         if self.settings.noise_suppression:
-            samples = suppress_noise(samples, self._noise,
-                                     floor_gain=self.settings.noise_floor_gain)
+            samples = suppress_noise(raw, self._noise, floor_gain=self.settings.noise_floor_gain)
         self._comfort.reset()
         pcm = to_pcm(self._comfort.add(samples))
-        return self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
-                                   else lambda text: True)
+        decoded = self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
+                                      else lambda text: True)
+        if self.settings.agreement and decoded.text in self._sentences \
+                and (final or self._worth_measuring(decoded.text)):
+            # A second opinion from differently prepared audio (no suppression, a louder
+            # comfort floor): a command both agree on is kept, otherwise refused.
+            second = suppress_noise(raw, self._noise,
+                                    floor_gain=self.settings.agreement_floor_gain)
+            floor = ComfortNoise(self.settings.agreement_comfort_noise)
+            other = self._engine.decode(to_pcm(floor.add(second)),
+                                        measure_margin=lambda text: False)
+            if _meaning(other.text) != _meaning(decoded.text):
+                return dataclasses.replace(decoded, disputed=True)
+        return decoded
 
     def _worth_measuring(self, text: str) -> bool:
         """At a pause the phone loop (a second decode) runs only if the command may go out."""
@@ -293,6 +318,8 @@ class PocketSphinxRecognizer:
         return self._is_confident(decoded, bonus=self.settings.early_confidence_bonus)
 
     def _is_confident(self, decoded: _Decoded, bonus: float = 0.0) -> bool:
+        if decoded.disputed:
+            return False
         threshold = self.settings.confidence_threshold
         if threshold is not None and (decoded.margin is None or
                                       decoded.margin < threshold + bonus):
@@ -347,9 +374,12 @@ class _Engine:
             if not needed.exists():
                 raise RecognizerError(f"the PocketSphinx model at {root} is incomplete: "
                                       f"{needed.name} is missing")
+        if model_dir is not None:
+            _probe_model(self._acoustic, self._dictionary)
         self.settings = settings
         self._pronunciations: dict[str, list[str]] = {}
         self._garbage_words: list[str] = []
+        self._searches: collections.OrderedDict[frozenset[str], str] = collections.OrderedDict()
         self._grammar = self._decoder(settings.decoder_options)
         self._phones: Any = None
         if settings.phone_loop:
@@ -377,6 +407,16 @@ class _Engine:
                                       f"{self._acoustic.parent}: {error}") from None
 
     def use_sentences(self, sentences: Sequence[str]) -> None:
+        """Decode against these sentences from the next utterance on.
+
+        Grammars are kept by their sentences (the game goes back and forth between
+        a few contexts), so switching back costs nothing.
+        """
+        key = frozenset(sentences)
+        if key in self._searches:
+            self._searches.move_to_end(key)
+            self._grammar.activate_search(self._searches[key])
+            return
         words = sorted({word for sentence in sentences for word in sentence.split()})
         self._add_words(words)
         self._search += 1
@@ -398,8 +438,10 @@ class _Engine:
         else:
             self._grammar.add_jsgf_string(name, _sentences_jsgf(sentences))
         self._grammar.activate_search(name)
-        if self._search > 1:
-            self._grammar.remove_search(f"grammar{self._search - 1}")
+        self._searches[key] = name
+        if len(self._searches) > GRAMMARS_KEPT:
+            _, oldest = self._searches.popitem(last=False)
+            self._grammar.remove_search(oldest)
 
     def _garbage_loop(self, start: int, final: int, loop: int) -> list[
             tuple[int, int, float] | tuple[int, int, float, str]]:
@@ -488,6 +530,28 @@ class _Engine:
             if _meaning(" ".join(hypothesis.hypstr.split())) != meaning:
                 return best - score
         return NO_RIVAL
+
+
+def _probe_model(acoustic: Path, dictionary: Path) -> None:
+    """Load a model given by the user in a child process first.
+
+    PocketSphinx ends the whole process (exit status 1) on a corrupt model file,
+    with no exception to catch; a child that dies instead tells us the model is
+    broken and what PocketSphinx said about it.
+    """
+    code = ("import sys\nfrom pocketsphinx import Decoder\n"
+            "Decoder(hmm=sys.argv[1], dict=sys.argv[2], lm=None, loglevel='ERROR')\n")
+    try:
+        probe = subprocess.run([sys.executable, "-c", code, str(acoustic), str(dictionary)],
+                               capture_output=True, text=True, timeout=60, check=False)
+    except subprocess.TimeoutExpired:
+        raise RecognizerError(f"PocketSphinx took too long to load the model at "
+                              f"{acoustic.parent}") from None
+    if probe.returncode != 0:
+        said = [line for line in probe.stderr.splitlines() if line.strip()]
+        why = said[-1].strip() if said else f"exit status {probe.returncode}"
+        raise RecognizerError(f"PocketSphinx could not load the model at {acoustic.parent}: "
+                              f"{why}")
 
 
 def _start_fresh(decoder: Any) -> None:
