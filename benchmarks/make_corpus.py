@@ -9,8 +9,9 @@ so latency is measured from the true end of speech) and 16 kHz mono 16-bit WAVs.
 
 The two splits share no voice and no chatter sentence: thresholds and words are
 tuned on `tuning` and reported on `heldout`. Every command sentence of the grammar
-appears once per split and per noise condition, in a voice and at a rate (130-220
-words a minute) drawn from the split's seed. Generation is deterministic: sox
+appears per split and per noise condition, in a voice and at a rate (130-220 words
+a minute) drawn from the split's seed: each play sentence once, each other sentence
+in three voices. Generation is deterministic: sox
 runs without dither (-D) and the noise comes from a seeded generator, so the same
 grammar always gives the same files.
 """
@@ -32,7 +33,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from voicespit.speech.commands import Verb
 from voicespit.speech.grammar import sentences
+from voicespit.speech.parser import parse
 
 SAMPLE_RATE = 16_000
 LEAD_SECONDS = 0.5
@@ -41,6 +44,8 @@ TAIL_SECONDS = 1.2
 """Silence after it: room for the endpointer to decide and for latency to be seen."""
 CONDITIONS: dict[str, float | None] = {"clean": None, "snr20": 20.0, "snr10": 10.0}
 RATES = (130, 220)
+OTHER_COMMAND_VOICES = 3
+"""Voices each non-play sentence is spoken in (each play sentence is spoken once)."""
 
 
 @dataclass(frozen=True)
@@ -157,23 +162,33 @@ class Utterance:
     rate: int
 
 
-def utterances(split: Split, commands: Sequence[str]) -> list[Utterance]:
-    """Every command sentence and the split's chatter, each with a seeded voice and rate."""
+def utterances(split: Split, commands: Sequence[str],
+               chatter: Sequence[str] | None = None) -> list[Utterance]:
+    """Every command sentence and the chatter (the split's unless given), each with a seeded
+    voice and rate."""
     rng = random.Random(split.seed)
-    chosen = [Utterance(text, "command", rng.choice(split.voices), rng.randint(*RATES))
-              for text in commands]
+    chosen = []
+    for text in commands:
+        # 104 plays cover every rank and pile many times over; the other commands are
+        # one sentence each, so they come in several voices to be measured at all.
+        voices = [rng.choice(split.voices)] if parse(text).verb is Verb.PLAY \
+            else rng.sample(split.voices, OTHER_COMMAND_VOICES)
+        chosen += [Utterance(text, "command", voice, rng.randint(*RATES)) for voice in voices]
     chosen += [Utterance(text, "chatter", rng.choice(split.voices), rng.randint(*RATES))
-               for text in split.chatter]
+               for text in (split.chatter if chatter is None else chatter)]
     return chosen
 
 
 def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
-          conditions: Sequence[str] = tuple(CONDITIONS), limit: int | None = None) -> Path:
-    """Write one split under `out/split_name`; returns the manifest's path."""
+          chatter: Sequence[str] | None = None,
+          conditions: Sequence[str] = tuple(CONDITIONS)) -> Path:
+    """Write one split under `out/split_name`; returns the manifest's path.
+
+    `commands` and `chatter` default to the whole grammar and the split's chatter
+    (tests pass a few of each).
+    """
     split = SPLITS[split_name]
-    chosen = utterances(split, sentences() if commands is None else commands)
-    if limit is not None:
-        chosen = chosen[:limit]
+    chosen = utterances(split, sentences() if commands is None else commands, chatter)
     directory = out / split_name
     if directory.exists():
         shutil.rmtree(directory)

@@ -2,17 +2,14 @@
 
 A `Command` is what the words meant ("seven on left" -> play a seven on the left
 pile). Whether it is a legal move now is the parser's second stage. Commands
-print as the canonical phrase a player could say back: `str(Command.play(6, 0))`
-is "seven on left", and `repr` can be pasted into Python.
+print as the grammar's canonical phrase for them: `str(Command.play(6, 0))` is
+"seven on left", and `repr` can be pasted into Python.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-
-from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
-from voicespit.engine.cards import RANK_NAMES
 
 
 class Group(enum.Enum):
@@ -29,29 +26,29 @@ class Group(enum.Enum):
 
 
 class Verb(enum.Enum):
-    """Every kind of command. The value is the verb's name in `str(command)`."""
+    """Every kind of command. The value names it; `str(command)` is how to say it."""
 
     PLAY = "play"
-    FLIP = "flip"
+    FLIP = "turn over"
     MOVE = "move"
     DRAW = "draw"
     SPIT = "spit"
     SLAP = "slap"
     READY = "ready"
-    PILES = "piles"
-    PILE = "pile"
+    PILES = "show piles"
+    PILE = "what's on"
     MY_CARDS = "my cards"
-    COUNT = "count"
-    SCORE = "score"
-    REPEAT = "repeat"
-    HELP = "help"
-    PAUSE = "pause"
-    RESUME = "resume"
-    FASTER = "faster"
-    SLOWER = "slower"
+    COUNT = "how many cards"
+    SCORE = "score please"
+    REPEAT = "say again"
+    HELP = "what can i say"
+    PAUSE = "pause game"
+    RESUME = "continue"
+    FASTER = "speed up"
+    SLOWER = "slow down"
     SPEAK_FASTER = "speak faster"
     SPEAK_SLOWER = "speak slower"
-    QUIT = "quit"
+    QUIT = "quit game"
     YES = "yes"
     NO = "no"
     NEW_GAME = "new game"
@@ -102,23 +99,9 @@ class Command:
         return self.verb.group in (Group.MOVE, Group.ROUND)
 
     def __str__(self) -> str:
-        verb = self.verb
-        if verb is Verb.PLAY:
-            assert self.rank is not None
-            rank = RANK_NAMES[self.rank]
-            return rank if self.pile is None else f"{rank} on {PILE_NAMES[self.pile]}"
-        if verb is Verb.FLIP and self.stock is not None:
-            return f"flip {STOCK_NAMES[self.stock]}"
-        if verb is Verb.MOVE:
-            assert self.stock is not None and self.target is not None
-            return f"move {STOCK_NAMES[self.stock]} to {STOCK_NAMES[self.target]}"
-        if verb is Verb.SLAP:
-            assert self.pile is not None
-            return f"slap {PILE_NAMES[self.pile]}"
-        if verb is Verb.PILE:
-            assert self.pile is not None
-            return PILE_NAMES[self.pile]
-        return str(verb.value)
+        from voicespit.speech.grammar import phrase_for  # the grammar imports this module
+
+        return phrase_for(self)
 
     def __repr__(self) -> str:
         slots = [f"{name}={value!r}" for name, value in

@@ -50,7 +50,7 @@ def context_for(state: SpitState | SpeedState, player: int) -> GrammarContext:
     if phase is Phase.READY:
         verbs |= {Verb.SPIT, Verb.READY}
     elif phase is Phase.STALEMATE:
-        verbs.add(Verb.SPIT)
+        verbs |= {Verb.SPIT, Verb.READY}
         if isinstance(state, SpeedState):
             verbs.add(Verb.FLIP)
     elif phase is Phase.ROUND_OVER:

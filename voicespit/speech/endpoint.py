@@ -21,12 +21,19 @@ from dataclasses import dataclass
 class EndpointSettings:
     start_db: float = 9.0
     """A frame this far above the floor is speech."""
-    continue_db: float = 6.0
+    continue_db: float = 4.0
     """Within an utterance, a frame this far above the floor is still speech."""
     start_frames: int = 3
     """Consecutive speech frames that start an utterance (a click is not a command)."""
     pause_frames: int = 8
     """Quiet frames after which the decoder is asked whether the command is complete."""
+    settle_frames: int = 25
+    """Quiet frames after which a command that could have gone on ("seven", which
+    "seven on left" begins) is taken as said."""
+    clear_db: float = 30.0
+    """Speech this far above the floor is clear; below it the pauses are waited out longer."""
+    noisy_extra_frames: int = 6
+    """Extra quiet frames before asking or settling when the speech is not clear."""
     end_frames: int = 35
     """Quiet frames that end an utterance whatever the decoder says."""
     preroll_frames: int = 30
@@ -44,7 +51,7 @@ class FrameEvent(enum.Enum):
     """This frame starts an utterance."""
     SPEAKING = "speaking"
     PAUSED = "paused"
-    """The utterance has been quiet for exactly `pause_frames`."""
+    """The utterance has been quiet for exactly `pause_after` or `settle_after` frames."""
     ENDED = "ended"
     """Quiet for `end_frames`: the utterance is over."""
     TOO_LONG = "too long"
@@ -62,6 +69,7 @@ class SpeechDetector:
         self._quiet_run = 0
         self._length = 0
         self._energies: list[float] = []
+        self._recent: list[float] = []
 
     def reset(self) -> None:
         """Forget the utterance in progress; the noise floor is kept (it is the room's)."""
@@ -74,8 +82,34 @@ class SpeechDetector:
         """Quiet frames since the last speech frame of the utterance in progress."""
         return self._quiet_run
 
-    def push(self, energy_db: float) -> FrameEvent:
+    @property
+    def is_noisy(self) -> bool:
+        """The utterance in progress stands less than `clear_db` above the floor.
+
+        In noise the weak sounds between words (the th of three, a stop's
+        closure) drown, so the gaps between words look longer than they are.
+        """
+        if not self._energies or self.floor_db is None:
+            return False
+        return max(self._energies) - self.floor_db < self.settings.clear_db
+
+    @property
+    def pause_after(self) -> int:
+        """Quiet frames before the decoder is asked, for the utterance in progress."""
+        extra = self.settings.noisy_extra_frames if self.is_noisy else 0
+        return self.settings.pause_frames + extra
+
+    @property
+    def settle_after(self) -> int:
+        extra = self.settings.noisy_extra_frames if self.is_noisy else 0
+        return self.settings.settle_frames + extra
+
+    def push(self, frame_energy_db: float) -> FrameEvent:
+        """The meaning of the next frame, given its energy in dB."""
         settings = self.settings
+        # The median of three frames: one frame's flutter or click is not speech.
+        self._recent = [*self._recent[-2:], frame_energy_db]
+        energy_db = sorted(self._recent)[len(self._recent) // 2]
         if self.floor_db is None:
             self.floor_db = energy_db
         if not self.in_speech:
@@ -108,6 +142,6 @@ class SpeechDetector:
             self.floor_db = sorted(self._energies)[len(self._energies) // 10]
             self.reset()
             return FrameEvent.TOO_LONG
-        if self._quiet_run == settings.pause_frames:
+        if self._quiet_run in (self.pause_after, self.settle_after):
             return FrameEvent.PAUSED
         return FrameEvent.SPEAKING

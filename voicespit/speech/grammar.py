@@ -59,28 +59,28 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.PLAY, "play {rank} on {pile}", "the same, said in full"),
     Phrasing(Verb.PLAY, "{rank} {pile}", "the same, said quickly"),
     Phrasing(Verb.PLAY, "{rank}", "play that rank on the one pile it fits"),
-    Phrasing(Verb.FLIP, "flip", "turn up your face-down stockpile card"),
-    Phrasing(Verb.FLIP, "flip {stock}", "turn up that stockpile's top card"),
+    Phrasing(Verb.FLIP, "turn over", "turn up your face-down stockpile card"),
+    Phrasing(Verb.FLIP, "turn over {stock}", "turn up that stockpile's top card"),
     Phrasing(Verb.MOVE, "move {stock} to {target}",
              "move a stockpile's top card into an empty slot"),
     Phrasing(Verb.DRAW, "draw", "Speed: draw a card into your hand"),
     Phrasing(Verb.SPIT, "spit", "turn up new cards onto the piles, to start or when stuck"),
     Phrasing(Verb.SLAP, "slap {pile}", "at the end of a round, take that pile"),
-    Phrasing(Verb.READY, "ready", "you are ready for the round to start"),
-    Phrasing(Verb.PILES, "piles", "hear the top card of both piles"),
-    Phrasing(Verb.PILE, "{pile}", "hear the top card of that pile"),
+    Phrasing(Verb.READY, "ready", "ready for new cards: starts a round, or ends a stalemate"),
+    Phrasing(Verb.PILES, "show piles", "hear the top card of both piles"),
+    Phrasing(Verb.PILE, "what's on {pile}", "hear the top card of that pile"),
     Phrasing(Verb.MY_CARDS, "my cards", "hear your stockpile tops, or your hand in Speed"),
-    Phrasing(Verb.COUNT, "count", "hear how many cards each player has left"),
-    Phrasing(Verb.SCORE, "score", "hear the score"),
-    Phrasing(Verb.REPEAT, "repeat", "hear the last announcement again"),
-    Phrasing(Verb.HELP, "help", "hear what you can say"),
-    Phrasing(Verb.PAUSE, "pause", "pause the game"),
-    Phrasing(Verb.RESUME, "resume", "carry on after a pause"),
-    Phrasing(Verb.FASTER, "faster", "make the opponent play faster"),
-    Phrasing(Verb.SLOWER, "slower", "make the opponent play slower"),
+    Phrasing(Verb.COUNT, "how many cards", "hear how many cards each player has left"),
+    Phrasing(Verb.SCORE, "score please", "hear the score"),
+    Phrasing(Verb.REPEAT, "say again", "hear the last announcement again"),
+    Phrasing(Verb.HELP, "what can i say", "hear what you can say"),
+    Phrasing(Verb.PAUSE, "pause game", "pause the game"),
+    Phrasing(Verb.RESUME, "continue", "carry on after a pause"),
+    Phrasing(Verb.FASTER, "speed up", "make the opponent play faster"),
+    Phrasing(Verb.SLOWER, "slow down", "make the opponent play slower"),
     Phrasing(Verb.SPEAK_FASTER, "speak faster", "make the game's voice speak faster"),
     Phrasing(Verb.SPEAK_SLOWER, "speak slower", "make the game's voice speak slower"),
-    Phrasing(Verb.QUIT, "quit", "leave the game (it asks you to confirm)"),
+    Phrasing(Verb.QUIT, "quit game", "leave the game (it asks you to confirm)"),
     Phrasing(Verb.YES, "yes", "answer yes to a question"),
     Phrasing(Verb.NO, "no", "answer no to a question"),
     Phrasing(Verb.NEW_GAME, "new game", "start a new game"),
@@ -154,13 +154,24 @@ def jsgf(context: GrammarContext | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def phrase_for(command: Command) -> str:
+    """The canonical way to say a command: its verb's first phrasing that fits its slots."""
+    filled = {slot for slot in SLOTS if getattr(command, slot) is not None}
+    for phrasing in PHRASINGS:
+        if phrasing.verb is command.verb and set(phrasing.slots) == filled:
+            words = [SLOT_WORDS[token[1:-1]][getattr(command, token[1:-1])]
+                     if token.startswith("{") else token for token in phrasing.tokens]
+            return " ".join(words)
+    raise ValueError(f"no phrasing says {command!r}")
+
+
 def command_reference() -> list[tuple[str, str]]:
     """(phrase, meaning) for every phrasing, slots shown as an example sentence."""
     examples = {"rank": "seven", "pile": "left", "stock": "three", "target": "two"}
     reference = []
     for phrasing in PHRASINGS:
         phrase = re.sub(r"\{(\w+)\}", lambda match: examples[match.group(1)], phrasing.pattern)
-        reference.append((phrase, phrasing.meaning))
+        reference.append((re.sub(r"\bi\b", "I", phrase), phrasing.meaning))
     return reference
 
 
@@ -172,10 +183,11 @@ def help_text(topic: str | None = None) -> str:
     """Spoken help: an overview, or every phrase of one topic with what it does."""
     if topic is None:
         return ("Say a card and a pile, like seven on left, or just seven when it fits "
-                "only one pile. Say flip, spit, or slap left or slap right when the round "
-                "ends. Say piles, my cards, count or score to hear the table, and pause, "
-                "faster, slower or quit to control the game. For more, ask for help on "
-                "moves, round, information or control.")
+                "only one pile. Say spit to turn new cards, and slap left or slap right "
+                "when the round ends. Say show piles, my cards, how many cards or what's "
+                "the score to hear the table, and pause, speed up, slow down or quit game "
+                "to control the game. For more, ask for help on moves, round, information "
+                "or control.")
     group = HELP_TOPICS.get(topic)
     if group is None:
         raise KeyError(f"no help topic {topic!r}; topics: {', '.join(HELP_TOPICS)}")

@@ -65,8 +65,19 @@ _HOMOPHONES: Final[dict[str, tuple[str, ...]]] = {
     "ten": ("10",), "ace": ("1",), "jack": ("j",), "queen": ("q",), "king": ("k",),
     "right": ("write", "rite", "wright"), "to": ("two", "too", "into"), "on": ("onto",),
     "no": ("know",), "new": ("knew",), "cards": ("card",), "piles": ("pile",),
+    "what's": ("whats",), "continue": ("resume",),
 }
 """Other spellings a word of the grammar may arrive as (grammar word -> alternatives)."""
+
+_OLD_WORDS: Final[dict[str, str]] = {
+    "flip": "turn over", "piles": "show piles", "left": "what's on left",
+    "right": "what's on right", "count": "how many cards", "score": "score please",
+    "what's the score": "score please", "repeat": "say again", "faster": "speed up",
+    "slower": "slow down", "resume": "continue", "quit": "quit game", "pause": "pause game",
+    "help": "what can i say",
+}
+"""Words the grammar once used or a typist may reach for, and what they now say. "flip"
+also begins longer commands ("flip three"); the others are whole commands on their own."""
 
 _FILLERS: Final = frozenset({"the", "a", "an", "please", "um", "uh", "er", "erm", "stockpile",
                              "card", "pile", "now"})
@@ -100,8 +111,19 @@ def parse(text: str) -> Command:
     if command is None:
         command = _match([word for word in words if word not in _FILLERS])
     if command is None:
+        command = _match(_modernized(words))
+    if command is None:
         raise InvalidCommandError(f"I didn't understand {' '.join(words)!r}")
     return command
+
+
+def _modernized(words: list[str]) -> list[str]:
+    whole = " ".join(words)
+    if whole in _OLD_WORDS:
+        return _OLD_WORDS[whole].split()
+    if words and words[0] == "flip":
+        return ["turn", "over", *words[1:]]
+    return words
 
 
 def _match(words: list[str]) -> Command | None:
@@ -154,12 +176,13 @@ def resolve(command: Command, state: State, player: int) -> Action:
         return _checked(state, player, act.FILLS[command.stock][command.target], command)
     if verb is Verb.DRAW:
         if isinstance(state, SpitState):
-            raise IllegalCommandError("there is no drawing in Spit: say flip", command)
+            raise IllegalCommandError("there is no drawing in Spit: say turn over", command)
         return _checked(state, player, act.DRAW, command)
     if verb is Verb.SPIT:
         return _checked(state, player, act.SPIT, command)
     if verb is Verb.READY:
-        if state.phase is not Phase.READY:
+        # Ready for new cards: the start of a round, or the way out of a stalemate.
+        if state.phase not in (Phase.READY, Phase.STALEMATE):
             raise IllegalCommandError("the round is already under way", command)
         return _checked(state, player, act.SPIT, command)
     if verb is Verb.SLAP:

@@ -7,7 +7,7 @@ lazily (only adapter classes import vosk or pocketsphinx).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -39,6 +39,8 @@ class Recognition:
     """Stream time (seconds of audio fed so far) when this result came out."""
     rejected: bool = False
     """True when the engine heard something but judged it not a command (too unsure)."""
+    scores: Mapping[str, float] | None = None
+    """The engine's own measurements behind `confidence` and `rejected` (for tuning)."""
 
 
 class Recognizer(Protocol):

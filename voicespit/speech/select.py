@@ -25,14 +25,17 @@ def make_recognizer(kind: RecognizerKind, *, models_dir: Path, model: str | None
                     phrases: Sequence[str] | None = None) -> tuple[Recognizer, str]:
     """The recognizer to use and a sentence, fit to speak, saying which one and why.
 
-    `model` is a model directory name under `models_dir` or a path; None lets the
-    Vosk side find an English model. `phrases` defaults to the whole grammar.
+    `model` is a Vosk model directory name under `models_dir` or a path; None lets
+    the Vosk side find an English model. With "pocketsphinx", `model` is a
+    PocketSphinx model directory (default: the one its wheel ships). `phrases`
+    defaults to the whole grammar.
     Raises RecognizerError when the asked-for recognizer cannot be started.
     """
     if kind not in KINDS:
         raise RecognizerError(f"unknown recognizer {kind!r}; choose {', '.join(KINDS)}")
     if kind == "pocketsphinx":
-        return _pocketsphinx(phrases), "Using PocketSphinx, as asked."
+        model_dir = Path(model) if model is not None else None
+        return _pocketsphinx(phrases, model_dir), "Using PocketSphinx, as asked."
     try:
         recognizer, model_path = _vosk(models_dir, model, phrases)
     except VoiceSpitError as why:
@@ -43,11 +46,11 @@ def make_recognizer(kind: RecognizerKind, *, models_dir: Path, model: str | None
     return recognizer, f"Using Vosk with the model {model_path.name}."
 
 
-def _pocketsphinx(phrases: Sequence[str] | None) -> Recognizer:
+def _pocketsphinx(phrases: Sequence[str] | None, model_dir: Path | None = None) -> Recognizer:
     from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 
     wanted = None if phrases is None else [p for p in phrases if p != "[unk]"]
-    return PocketSphinxRecognizer(wanted)
+    return PocketSphinxRecognizer(wanted, model_dir=model_dir)
 
 
 def _vosk(models_dir: Path, model: str | None,

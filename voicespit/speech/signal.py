@@ -31,6 +31,23 @@ def frame_energy_db(frame: Samples) -> float:
     return float(10.0 * np.log10(np.mean(frame * frame) + 1.0))
 
 
+_BAND_SIZE = 256
+_BAND_WINDOW = np.hanning(FRAME)
+_BAND = slice(round(200 * _BAND_SIZE / SAMPLE_RATE), round(3600 * _BAND_SIZE / SAMPLE_RATE) + 1)
+
+
+def speech_band_energy_db(frame: Samples) -> float:
+    """Power of one frame between 200 and 3600 Hz, in dB.
+
+    Voices put nearly all their power in this band and broadband hiss does not,
+    so measuring only here gains several dB of signal-to-noise for the endpointer
+    (in white noise, about 3.5 dB).
+    """
+    spectrum = np.fft.rfft(frame * _BAND_WINDOW, _BAND_SIZE)[_BAND]
+    power = float(np.sum(spectrum.real ** 2 + spectrum.imag ** 2)) / (_BAND_SIZE * FRAME)
+    return float(10.0 * np.log10(power + 1.0))
+
+
 class ComfortNoise:
     """A faint, seeded noise floor added under every sample.
 

@@ -11,6 +11,7 @@ the recognizer's own estimate).
 
 from __future__ import annotations
 
+import math
 import resource
 import statistics
 import time
@@ -46,6 +47,8 @@ class FileResult:
     heard: str = ""
     command: Command | None = None
     commands: list[Command] = field(default_factory=list)
+    finals: list[Recognition] = field(default_factory=list)
+    """Every final result, accepted or not (for analysis)."""
     latency_ms: float | None = None
     audio_seconds: float = 0.0
     processing_seconds: float = 0.0
@@ -156,8 +159,9 @@ def transcribe(recognizer: Recognizer, item: CorpusItem,
 
 
 def _decide(result: FileResult, finals: list[tuple[Recognition, float]]) -> None:
-    result.heard = " | ".join(r.text + (" (rejected)" if r.rejected else "")
-                              for r, _ in finals if r.text)
+    result.finals = [recognition for recognition, _ in finals]
+    result.heard = " | ".join((r.text or "something") + (" (rejected)" if r.rejected else "")
+                              for r, _ in finals if r.text or r.rejected)
     for recognition, done in finals:
         if recognition.rejected or not recognition.text:
             continue
@@ -184,7 +188,7 @@ def percentile(values: list[float], fraction: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(fraction * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(fraction * len(ordered) - 1e-9)))
     return ordered[rank - 1]
 
 

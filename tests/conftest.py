@@ -1,0 +1,25 @@
+"""Shared fixtures: real speech, synthesized with espeak-ng once per test session."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmarks.make_corpus import build
+
+SPOKEN_COMMANDS = ("seven on left", "play queen on right", "ten right", "turn over two",
+                   "move four to one", "slap right", "spit", "my cards", "new game")
+SPOKEN_CHATTER = ("what time is it", "could you turn the music down",
+                  "I was thinking about something else")
+
+
+@pytest.fixture(scope="session")
+def spoken_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small corpus (clean and 10 dB) in the tuning voices, built as the benchmark's is."""
+    if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
+        pytest.skip("espeak-ng and sox are needed to synthesize test speech")
+    out = tmp_path_factory.mktemp("corpus")
+    return build(out, "tuning", commands=SPOKEN_COMMANDS, chatter=SPOKEN_CHATTER,
+                 conditions=("clean", "snr10")).parent

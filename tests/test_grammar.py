@@ -1,0 +1,128 @@
+"""The command grammar (voicespit/speech/grammar.py and context.py): one definition of it all."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from voicespit.engine import Rules, new_game
+from voicespit.engine import actions as act
+from voicespit.engine.spit import SpitState
+from voicespit.engine.state import Phase
+from voicespit.speech import grammar
+from voicespit.speech.commands import Group, Verb
+from voicespit.speech.context import GrammarContext, context_for
+from voicespit.speech.parser import parse
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+def test_every_verb_can_be_said_and_every_sentence_means_one_command() -> None:
+    pairs = grammar.sample_phrases()
+    assert {command.verb for _, command in pairs} == set(Verb)
+    sentences = [sentence for sentence, _ in pairs]
+    assert len(sentences) == len(set(sentences))
+
+
+def test_the_issue_s_example_plays_and_round_commands_are_in_the_language() -> None:
+    for example in ("seven on left", "seven left", "play seven on left", "seven",
+                    "move four to two", "spit", "slap left", "slap right", "ready", "draw"):
+        assert example in grammar.sentences()
+
+
+def test_the_words_the_grammar_replaced_still_parse_when_typed() -> None:
+    for old, new in (("flip", "turn over"), ("flip three", "turn over three"),
+                     ("left", "what's on left"), ("piles", "show piles"),
+                     ("faster", "speed up"), ("score", "score please"), ("quit", "quit game"),
+                     ("help", "what can I say"), ("pause", "pause game")):
+        assert old not in grammar.sentences()
+        assert parse(old) == parse(new)
+
+
+def test_the_vosk_phrase_list_is_every_sentence_then_unk() -> None:
+    phrases = grammar.vosk_phrases()
+    assert phrases[-1] == "[unk]"
+    assert phrases[:-1] == grammar.sentences()
+
+
+def test_the_jsgf_names_every_word_of_the_vocabulary_and_nothing_else() -> None:
+    text = grammar.jsgf()
+    assert text.startswith("#JSGF V1.0;")
+    bodies = " ".join(line.split("=", 1)[1] for line in text.splitlines() if "=" in line)
+    words = set(re.findall(r"(?<![<\w'])[a-z']+(?![\w>'])", bodies))
+    assert words == set(grammar.vocabulary())
+
+
+def test_the_command_reference_covers_every_phrasing_with_a_sayable_example() -> None:
+    reference = grammar.command_reference()
+    assert len(reference) == len(grammar.PHRASINGS)
+    for phrase, meaning in reference:
+        assert parse(phrase).verb is not None and meaning
+
+
+def test_help_names_every_phrase_of_its_topic() -> None:
+    for topic, group in grammar.HELP_TOPICS.items():
+        spoken = grammar.help_text(topic)
+        for phrasing, (phrase, _) in zip(grammar.PHRASINGS, grammar.command_reference(),
+                                         strict=True):
+            listed = f". {phrase}: " in spoken
+            assert listed == (phrasing.verb.group is group), (topic, phrase)
+    assert "seven on left" in grammar.help_text()
+    with pytest.raises(KeyError, match="topics"):
+        grammar.help_text("cheating")
+
+
+def test_the_readme_lists_exactly_the_command_reference() -> None:
+    section = README.read_text().split("## Speech recognition", 1)[1]
+    listed = re.findall(r"^\| `([^`]+)` \| (.+) \|$", section, flags=re.MULTILINE)
+    assert listed == grammar.command_reference()
+
+
+# --------------------------------------------------------------- the context
+
+def fresh_spit(seed: int = 2) -> SpitState:
+    state = new_game(Rules.for_game("spit"), random.Random(seed))
+    assert isinstance(state, SpitState)
+    return state
+
+
+def test_before_the_round_only_spit_ready_and_the_questions_can_matter() -> None:
+    context = context_for(fresh_spit(), 0)
+    assert Verb.SPIT in context.verbs and Verb.READY in context.verbs
+    assert Verb.PLAY not in context.verbs and Verb.SLAP not in context.verbs
+    assert {Verb.PILES, Verb.PAUSE, Verb.QUIT, Verb.HELP} <= context.verbs
+
+
+def test_in_play_the_ranks_are_those_face_up_in_front_of_the_player() -> None:
+    state = fresh_spit()
+    state.apply(0, act.SPIT)
+    context = context_for(state, 0)
+    tops = {top.rank for slot in range(5) if (top := state.stock_top(0, slot)) is not None}
+    assert context.ranks == tops
+    said = {command.rank for _, command in grammar.sample_phrases(context)
+            if command.verb is Verb.PLAY}
+    assert said == tops
+    assert set(grammar.sentences(context)) < set(grammar.sentences())
+
+
+def test_at_the_end_of_a_round_slapping_can_matter_and_plays_cannot() -> None:
+    state = fresh_spit()
+    state.phase = Phase.ROUND_OVER
+    context = context_for(state, 0)
+    assert Verb.SLAP in context.verbs and Verb.PLAY not in context.verbs
+    assert "slap left" in grammar.sentences(context)
+
+
+def test_information_and_control_are_always_in_the_context() -> None:
+    for phase in Phase:
+        state = fresh_spit()
+        state.phase = phase
+        verbs = context_for(state, 0).verbs
+        assert all(verb in verbs for verb in Verb if verb.group in (Group.INFO, Group.CONTROL))
+
+
+def test_everything_is_the_state_free_grammar() -> None:
+    assert grammar.sentences(GrammarContext.everything()) == grammar.sentences()
