@@ -1,0 +1,87 @@
+"""Whole matches played by voice: spoken commands through the real PocketSphinx recognizer.
+
+The player's words are synthesized with espeak-ng, streamed to the recognizer in
+100 ms blocks with silence around them (as a microphone would deliver them), and
+what it recognizes goes to the session exactly as in the live game, grammar
+narrowed to the table included. Time is fake; the recognizer, parser, session,
+match and opponent are real.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.app_harness import Harness, WordPlayer
+from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
+from voicespit.speech.audio import read_wav
+from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
+
+pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
+                                reason="espeak-ng is needed to speak the commands")
+BLOCK = 2 * SAMPLE_RATE // 10
+
+
+class Voice:
+    """Speaks a command and streams it, with the silence around it, to the recognizer."""
+
+    def __init__(self, folder: Path, commands: VoiceCommands, recognizer: NarrowingRecognizer) -> None:
+        self.folder = folder
+        self.commands = commands
+        self.recognizer = recognizer
+        self.heard: list[tuple[str, str]] = []
+        """(said, recognized) for every utterance; "" when nothing came out."""
+
+    def _audio(self, text: str) -> bytes:
+        path = self.folder / (re.sub(r"\W+", "-", text) + ".wav")
+        if not path.exists():
+            subprocess.run(["espeak-ng", "-v", "en-us", "-s", "165", "-w", str(path), text],
+                           check=True)
+        return read_wav(path)[0]
+
+    def say(self, text: str) -> None:
+        silence = bytes(2 * SAMPLE_RATE // 2)
+        stream = silence + self._audio(text) + silence * 3
+        results: list[Recognition] = []
+        for offset in range(0, len(stream), BLOCK):
+            results += self.recognizer.accept_audio(stream[offset:offset + BLOCK])
+        finals = [result for result in results if result.is_final]
+        self.heard.append((text, " ".join(r.text for r in finals if not r.rejected)))
+        for result in finals:
+            self.commands.on_recognition(result)
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> NarrowingRecognizer:
+    from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+
+    return NarrowingRecognizer(PocketSphinxRecognizer())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_a_whole_match_played_by_voice(game: str, tmp_path: Path,
+                                       recognizer: NarrowingRecognizer) -> None:
+    harness = Harness(game=game, pace="fast", seed=6)
+    commands = VoiceCommands(harness.session, recognizer)
+    harness.session.hooks.table_changed = commands.table_changed
+    voice = Voice(tmp_path, commands, recognizer)
+    voice.say("new game")
+    harness.run(0.5)
+    player = WordPlayer(harness, voice.say, delay=2.0, seed=4, mistakes=0.05)
+    player.start()
+    for _ in range(10_000):
+        harness.run(1.0)
+        if harness.session.game is not None and harness.session.game.ended:
+            break
+    assert "Game over:" in harness.text, harness.text[-2000:]
+    assert harness.profile.games == 1
+    exact = sum(said == heard for said, heard in voice.heard)
+    assert len(voice.heard) >= 10
+    assert exact / len(voice.heard) >= 0.8, voice.heard
+    assert harness.profile.cards_played >= 5, "cards were played by voice"
+    assert recognizer.changes > 0, "the vocabulary followed the table"
