@@ -148,7 +148,7 @@ class SpitState:
         if phase is Phase.ROUND_OVER:
             if self.rules.slap:
                 return list(act.SLAPS)
-            return list(act.CHOICES) if player == self._chooser() else []
+            return list(act.CHOICES) if player == self.chooser else []
         return []
 
     def _moves(self, player: int) -> list[Action]:
@@ -398,11 +398,14 @@ class SpitState:
             self._settle_one_pile(events)
             return
         self.phase = Phase.ROUND_OVER
-        if not self.rules.slap and self._chooser() is None:
+        if not self.rules.slap and self.chooser is None:
             # Blocked with a tie and nobody to choose: each takes their own side.
             self._take_piles({0: 0, 1: 1}, events)
 
-    def _chooser(self) -> int | None:
+    @property
+    def chooser(self) -> int | None:
+        """With `slap=false`: who chooses a pile at the end of this round (None: nobody,
+        each takes their own side)."""
         if self.first_out is not None:
             return self.first_out
         left = (self.stock_cards(0), self.stock_cards(1))
@@ -452,7 +455,7 @@ class SpitState:
             raise IllegalActionError("you can only choose a pile when the round is over")
         if self.rules.slap:
             raise IllegalActionError("slap a pile instead: the first to slap takes it")
-        if player != self._chooser():
+        if player != self.chooser:
             raise IllegalActionError("your opponent chooses the pile this round")
         events: list[Event] = [PileSlapped(player, pile)]
         self._take_piles({player: pile, OTHER[player]: OTHER[pile]}, events)
