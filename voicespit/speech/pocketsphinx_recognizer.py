@@ -114,7 +114,7 @@ class PocketSphinxRecognizer:
         """End of stream: decide the utterance in progress, then start a fresh stream."""
         results = []
         if self._detector.in_speech and self._utterance:
-            results.append(self._final(self._decode(final=True)))
+            results.append(self._final(self._confirmed(self._decode(final=True))))
         self._detector = SpeechDetector(self.settings.endpoint)
         self._comfort.reset()
         self._engine.new_stream()
@@ -161,7 +161,9 @@ class PocketSphinxRecognizer:
                 # and not decoding again saves a decode's time off the latency.
                 decoded = cached
             else:
-                decoded = self._paused = self._decode(final=False)
+                # Confirmed at once, even a command that could go on ("seven"): when it
+                # settles, it can then go out without another decode.
+                decoded = self._paused = self._confirmed(self._decode(final=False))
             if self._is_said(decoded):
                 self._detector.reset()
                 return self._final(decoded)
@@ -170,32 +172,33 @@ class PocketSphinxRecognizer:
                 return self._recognition(decoded, is_final=False)
             return None
         if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
-            return self._final(self._decode(final=True))
+            return self._final(self._confirmed(self._decode(final=True)))
         return None
 
     # ------------------------------------------------------------ decoding
 
     def _decode(self, *, final: bool) -> Decoded:
-        raw = np.concatenate(self._utterance)
-        samples = raw
+        samples = np.concatenate(self._utterance)
         if self.settings.noise_suppression:
-            samples = suppress_noise(raw, self._noise, floor_gain=self.settings.noise_floor_gain)
+            samples = suppress_noise(samples, self._noise,
+                                     floor_gain=self.settings.noise_floor_gain)
         self._comfort.reset()
         pcm = to_pcm(self._comfort.add(samples))
-        decoded = self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
-                                      else lambda text: True)
-        if self.settings.agreement and decoded.text in self._sentences \
-                and (final or self._worth_measuring(decoded.text)):
-            # A second opinion from differently prepared audio (no suppression, a louder
-            # comfort floor): a command both agree on is kept, otherwise refused.
-            second = suppress_noise(raw, self._noise,
-                                    floor_gain=self.settings.agreement_floor_gain)
-            floor = ComfortNoise(self.settings.agreement_comfort_noise)
-            other = self._engine.decode(to_pcm(floor.add(second)),
-                                        measure_margin=lambda text: False)
-            if meaning(other.text) != meaning(decoded.text):
-                return dataclasses.replace(decoded, disputed=True)
-        return decoded
+        return self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
+                                   else lambda text: True)
+
+    def _confirmed(self, decoded: Decoded) -> Decoded:
+        """With `agreement`, a command about to go out is decoded again from differently
+        prepared audio (lighter suppression, a louder comfort floor); if the second
+        decode names another command, the result is disputed and will be refused."""
+        if not self.settings.agreement or decoded.checked or decoded.text not in self._sentences:
+            return decoded
+        raw = np.concatenate(self._utterance)
+        second = suppress_noise(raw, self._noise, floor_gain=self.settings.agreement_floor_gain)
+        floor = ComfortNoise(self.settings.agreement_comfort_noise)
+        other = self._engine.decode(to_pcm(floor.add(second)), measure_margin=lambda text: False)
+        return dataclasses.replace(decoded, checked=True,
+                                   disputed=meaning(other.text) != meaning(decoded.text))
 
     def _worth_measuring(self, text: str) -> bool:
         """At a pause the phone loop (a second decode) runs only if the command may go out."""
