@@ -76,8 +76,6 @@ class PocketSphinxSettings:
     """End at the first short pause when the decoder heard a complete command."""
     trailing_silence_frames: int = 5
     """Silence the decoder must place after the last word before ending early."""
-    early_confidence_bonus: float = 0.0
-    """Extra margin needed to end early rather than at the long pause."""
     endpoint: EndpointSettings = field(default_factory=EndpointSettings)
     decoder_options: dict[str, Any] = field(
         default_factory=lambda: {"bestpath": False, "beam": 1e-60, "wbeam": 1e-40,
@@ -256,9 +254,12 @@ class DecoderPair:
         if not pcm:
             return Decoded("", None, None, None)
         whole = self.settings.batch_cmn
-        _start_fresh(self._grammar)
-        self._grammar.process_raw(pcm, False, whole)
-        self._grammar.end_utt()
+        try:
+            _start_fresh(self._grammar)
+            self._grammar.process_raw(pcm, False, whole)
+            self._grammar.end_utt()
+        except RuntimeError as error:
+            raise RecognizerError(f"PocketSphinx failed to decode: {error}") from None
         hypothesis = self._grammar.hyp()
         text = " ".join(hypothesis.hypstr.split()) if hypothesis is not None else ""
         spoken = [(segment.start_frame, segment.end_frame) for segment in self._grammar.seg()

@@ -222,15 +222,15 @@ class PocketSphinxRecognizer:
         settled = self._detector.quiet_frames >= self._detector.settle_after
         if decoded.text in self._prefixes and not settled:
             return False
-        return self._is_confident(decoded, bonus=self.settings.early_confidence_bonus)
+        return self._is_confident(decoded)
 
-    def _is_confident(self, decoded: Decoded, bonus: float = 0.0) -> bool:
+    def _is_confident(self, decoded: Decoded) -> bool:
         if decoded.disputed:
             return False
         threshold = self.settings.confidence_threshold
         if threshold is None:
             return True
-        return decoded.margin is not None and decoded.margin >= threshold + bonus
+        return decoded.margin is not None and decoded.margin >= threshold
 
     def _final(self, decoded: Decoded) -> Recognition:
         self._utterance = []
