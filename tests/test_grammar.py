@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,6 @@ from voicespit.speech import grammar
 from voicespit.speech.commands import Group, Verb
 from voicespit.speech.context import GrammarContext, context_for
 from voicespit.speech.parser import parse
-
-README = Path(__file__).parent.parent / "README.md"
 
 
 def test_every_verb_can_be_said_and_every_sentence_means_one_command() -> None:
@@ -73,12 +70,6 @@ def test_help_names_every_phrase_of_its_topic() -> None:
     assert "seven on left" in grammar.help_text()
     with pytest.raises(KeyError, match="topics"):
         grammar.help_text("cheating")
-
-
-def test_the_readme_lists_exactly_the_command_reference() -> None:
-    section = README.read_text().split("## Speech recognition", 1)[1]
-    listed = re.findall(r"^\| `([^`]+)` \| (.+) \|$", section, flags=re.MULTILINE)
-    assert listed == grammar.command_reference()
 
 
 # --------------------------------------------------------------- the context

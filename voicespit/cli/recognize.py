@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _line(result: FileResult) -> str:
     if result.error:
-        return f"{result.item.name}: error: {result.error}"
+        return f"error: {result.error}"  # the message names the file
     heard = result.heard or "nothing heard"
     command = f" -> {result.command}" if result.command is not None else " -> no command"
     latency = f" ({result.latency_ms:.0f} ms)" if result.latency_ms is not None else ""

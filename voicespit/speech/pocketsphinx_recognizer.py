@@ -1,25 +1,27 @@
 """The zero-download recognizer: PocketSphinx with the US-English model its wheel ships.
 
-How an utterance goes (each step measured on the tuning corpus; see the README):
+How an utterance goes (each step is a setting in `PocketSphinxSettings`, measured
+with it on and off; the README has the table):
 
 1. `SpeechDetector` finds speech against an adaptive noise floor, keeping 300 ms
-   of audio from before the trigger so quiet onsets are not clipped.
+   of audio from before the trigger so quiet onsets (the s of six) are kept.
 2. At the first short pause the utterance so far is decoded. When the decoder
    heard a whole command that nothing longer starts with ("seven on left", not
-   "seven"), the result goes out at once; otherwise it waits for a long pause.
-3. Decoding is of the whole utterance at once, so cepstral mean normalisation
-   uses this utterance's own mean (live normalisation starts from a fixed guess
-   and carries one utterance's conditions into the next). Before decoding,
-   stationary noise is suppressed using the audio before the speech as the noise
-   sample, and a faint comfort noise fills digital silence.
-4. The grammar is the exact list of sentences as a minimal word graph.
-5. A second decoder runs a free phone loop over the same audio. Speech that is
-   really a command scores nearly as well under the grammar as under the free
-   loop; chatter forced onto the grammar scores far worse. That margin, per
-   frame of speech, is the confidence; below the threshold the result is
-   rejected (refusing is better than guessing).
+   "seven"), followed by silence, the result goes out at once; a command that
+   could go on waits a little longer, and anything else waits for a long pause.
+   In noise, where the quiet sounds between words drown, the waits are longer.
+3. Each decode is of the whole utterance at once, so cepstral mean normalisation
+   uses the utterance's own mean. Before decoding, stationary noise is suppressed
+   (the audio before the speech is the noise sample) and a faint comfort noise
+   fills digital silence.
+4. The grammar is the exact list of sentences as a minimal word graph, with a
+   garbage path of free phones beside it: chatter fits the garbage better than
+   any command and comes out rejected.
+5. A second decode of differently cleaned audio must name the same command, or
+   the result is rejected: refusing is better than guessing.
 
-Only this module imports pocketsphinx, lazily, inside the class.
+Optionally a free phone-loop decoder gives a confidence (the grammar's score
+against the loop's); it is off by default (see the README for what it costs).
 """
 
 from __future__ import annotations
@@ -27,22 +29,19 @@ from __future__ import annotations
 import collections
 import dataclasses
 import math
-import subprocess
-import sys
-import tempfile
-import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from voicespit.speech.commands import Command
-from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
-from voicespit.speech.grammar import jsgf
+from voicespit.speech.endpoint import FrameEvent, SpeechDetector
 from voicespit.speech.grammar import sentences as grammar_sentences
-from voicespit.speech.parser import InvalidCommandError, parse
+from voicespit.speech.pocketsphinx_engine import (
+    Decoded,
+    DecoderPair,
+    PocketSphinxSettings,
+    meaning,
+)
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.signal import (
     FRAME,
@@ -53,107 +52,12 @@ from voicespit.speech.signal import (
     to_pcm,
     to_samples,
 )
-from voicespit.speech.word_graph import WordGraph, proper_prefixes
+from voicespit.speech.word_graph import proper_prefixes
 
-LOG_BASE = math.log(1.0001)
-"""PocketSphinx reports scores as 1.0001 ** log-score; this undoes it."""
 FRAME_SECONDS = FRAME / SAMPLE_RATE
-ACCENT_PRONUNCIATIONS: dict[str, tuple[str, ...]] = {"jack": ("JH AA K",), "slap": ("S L AA P",)}
-"""The open "a" of British, Scottish and Caribbean speakers, missing from the US dictionary
-(on the tuning corpus, "jack" alone was 4 of 14 clean errors)."""
-GARBAGE = "garbage-"
-"""Prefix of the one-phone words of the garbage loop."""
-GARBAGE_PHONES = (
-    "AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G",
-    "HH", "IH", "IY", "JH", "K", "L", "M", "N", "NG", "OW", "OY", "P", "R", "S", "SH", "T",
-    "TH", "UH", "UW", "V", "W", "Y", "Z", "ZH")
-"""The acoustic model's phones, less silence and noises."""
-GRAMMARS_KEPT = 32
-"""Compiled grammars kept for switching back (each is a few kilobytes)."""
-RIVALS_SEARCHED = 30
-"""N-best entries searched for a different command (many entries repeat one)."""
-NO_RIVAL = 1e6
-"""The rival margin when no different command was found among them."""
-FILLERS = frozenset({"<s>", "</s>", "<sil>", "[NOISE]", "[SPEECH]", "(NULL)"})
 
+__all__ = ["PocketSphinxRecognizer", "PocketSphinxSettings"]
 
-@dataclass(frozen=True)
-class PocketSphinxSettings:
-    """Every lever, so the benchmark can switch each one off and measure it."""
-
-    word_graph: bool = True
-    """Decode against the exact sentence list (False: the slot-style JSGF of grammar.jsgf)."""
-    batch_cmn: bool = True
-    """Normalise each utterance by its own cepstral mean (False: PocketSphinx's live mean)."""
-    comfort_noise: float = 64.0
-    """Standard deviation (int16 units) of the noise floor added under the audio; 0: none."""
-    noise_suppression: bool = True
-    noise_floor_gain: float = 0.3
-    """How far noise suppression may turn a band down (1: not at all)."""
-    phone_loop: bool = False
-    """Run the free phone-loop decoder beside the grammar to measure a confidence."""
-    confidence_threshold: float | None = None
-    """Minimum grammar-over-phone-loop score margin per speech frame; None: accept all."""
-    garbage_probability: float = 0.001
-    """Prior chance of the free-phone garbage path beside the commands; 0: no garbage path."""
-    garbage_phone_probability: float = 1e-5
-    """The garbage path's price per phone (the smaller, the dearer)."""
-    agreement: bool = True
-    """Keep a command only when a second decode of differently prepared audio agrees."""
-    agreement_floor_gain: float = 0.15
-    """The second decode's noise suppression floor (1: none)."""
-    agreement_comfort_noise: float = 128.0
-    """The second decode's comfort noise level."""
-    rival_threshold: float | None = None
-    """Minimum lead per speech frame over the nearest different command; None: not checked."""
-    confidence_scale: float = 3.0
-    """Margin per unit of the logistic that maps the margin to a 0..1 confidence."""
-    end_on_hypothesis: bool = True
-    """End at the first short pause when the decoder heard a complete command."""
-    trailing_silence_frames: int = 5
-    """Silence the decoder must place after the last word before ending early."""
-    early_confidence_bonus: float = 0.0
-    """Extra margin needed to end early rather than at the long pause."""
-    endpoint: EndpointSettings = field(default_factory=EndpointSettings)
-    decoder_options: dict[str, Any] = field(
-        default_factory=lambda: {"bestpath": False, "beam": 1e-60, "wbeam": 1e-40,
-                                 "pbeam": 1e-60, "silprob": 0.1})
-    """Passed to the PocketSphinx Config (bestpath off: it empties grammar results)."""
-    excluded_pronunciations: frozenset[str] = frozenset({"resume(3)"})
-    """Dictionary variants never meant here ("résumé" is not the command "resume")."""
-    extra_pronunciations: dict[str, tuple[str, ...]] = field(
-        default_factory=lambda: dict(ACCENT_PRONUNCIATIONS))
-    """Pronunciations added to the dictionary's, e.g. for accents it lacks."""
-
-    def __post_init__(self) -> None:
-        if self.confidence_threshold is not None and not self.phone_loop:
-            raise ValueError("a confidence threshold needs the phone loop")
-
-    @staticmethod
-    def plain() -> PocketSphinxSettings:
-        """The baseline: slot JSGF, PocketSphinx defaults, live CMN, silence-only endpoint."""
-        return PocketSphinxSettings(
-            word_graph=False, batch_cmn=False, comfort_noise=0.0, noise_suppression=False,
-            phone_loop=False, confidence_threshold=None, end_on_hypothesis=False,
-            garbage_probability=0.0,
-            endpoint=EndpointSettings(end_frames=30), decoder_options={},
-            excluded_pronunciations=frozenset(), extra_pronunciations={})
-
-
-@dataclass(frozen=True)
-class _Decoded:
-    text: str
-    start_frame: int | None
-    end_frame: int | None
-    margin: float | None
-    """Grammar minus phone-loop log score per speech frame (None: not measured)."""
-    garbage: bool = False
-    """The garbage path won: something was said, but no command."""
-    disputed: bool = False
-    """The second decoder (`agreement`) heard a different command."""
-    rival: float | None = None
-    """Best minus the best *different* command's log score per speech frame (None: not
-    measured; large when no other command came close)."""
 
 
 class PocketSphinxRecognizer:
@@ -162,15 +66,15 @@ class PocketSphinxRecognizer:
     name = "pocketsphinx"
 
     def __init__(self, phrases: Sequence[str] | None = None, *,
-                 settings: PocketSphinxSettings = PocketSphinxSettings(),
+                 settings: PocketSphinxSettings | None = None,
                  model_dir: Path | None = None) -> None:
         """Load the model (the wheel's en-us one unless `model_dir` is given).
 
         Raises RecognizerError naming what is missing when pocketsphinx or the
         model cannot be loaded.
         """
-        self.settings = settings
-        self._engine = _Engine(settings, model_dir)
+        self.settings = settings = settings if settings is not None else PocketSphinxSettings()
+        self._engine = DecoderPair(settings, model_dir)
         self._detector = SpeechDetector(settings.endpoint)
         self._comfort = ComfortNoise(settings.comfort_noise)
         self._pending = b""
@@ -181,7 +85,7 @@ class PocketSphinxRecognizer:
         self._noise: Samples = np.zeros(0)
         self._utterance_start = 0
         self._last_partial = ""
-        self._paused: _Decoded | None = None
+        self._paused: Decoded | None = None
         self.set_phrases(grammar_sentences() if phrases is None else phrases)
 
     # ------------------------------------------------------------ the protocol
@@ -210,7 +114,7 @@ class PocketSphinxRecognizer:
         """End of stream: decide the utterance in progress, then start a fresh stream."""
         results = []
         if self._detector.in_speech and self._utterance:
-            results.append(self._final(self._decode(final=True)))
+            results.append(self._final(self._confirmed(self._decode(final=True))))
         self._detector = SpeechDetector(self.settings.endpoint)
         self._comfort.reset()
         self._engine.new_stream()
@@ -257,7 +161,9 @@ class PocketSphinxRecognizer:
                 # and not decoding again saves a decode's time off the latency.
                 decoded = cached
             else:
-                decoded = self._paused = self._decode(final=False)
+                # Confirmed at once, even a command that could go on ("seven"): when it
+                # settles, it can then go out without another decode.
+                decoded = self._paused = self._confirmed(self._decode(final=False))
             if self._is_said(decoded):
                 self._detector.reset()
                 return self._final(decoded)
@@ -266,32 +172,33 @@ class PocketSphinxRecognizer:
                 return self._recognition(decoded, is_final=False)
             return None
         if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
-            return self._final(self._decode(final=True))
+            return self._final(self._confirmed(self._decode(final=True)))
         return None
 
     # ------------------------------------------------------------ decoding
 
-    def _decode(self, *, final: bool) -> _Decoded:
-        raw = np.concatenate(self._utterance)
-        samples = raw
+    def _decode(self, *, final: bool) -> Decoded:
+        samples = np.concatenate(self._utterance)
         if self.settings.noise_suppression:
-            samples = suppress_noise(raw, self._noise, floor_gain=self.settings.noise_floor_gain)
+            samples = suppress_noise(samples, self._noise,
+                                     floor_gain=self.settings.noise_floor_gain)
         self._comfort.reset()
         pcm = to_pcm(self._comfort.add(samples))
-        decoded = self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
-                                      else lambda text: True)
-        if self.settings.agreement and decoded.text in self._sentences \
-                and (final or self._worth_measuring(decoded.text)):
-            # A second opinion from differently prepared audio (no suppression, a louder
-            # comfort floor): a command both agree on is kept, otherwise refused.
-            second = suppress_noise(raw, self._noise,
-                                    floor_gain=self.settings.agreement_floor_gain)
-            floor = ComfortNoise(self.settings.agreement_comfort_noise)
-            other = self._engine.decode(to_pcm(floor.add(second)),
-                                        measure_margin=lambda text: False)
-            if _meaning(other.text) != _meaning(decoded.text):
-                return dataclasses.replace(decoded, disputed=True)
-        return decoded
+        return self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
+                                   else lambda text: True)
+
+    def _confirmed(self, decoded: Decoded) -> Decoded:
+        """With `agreement`, a command about to go out is decoded again from differently
+        prepared audio (lighter suppression, a louder comfort floor); if the second
+        decode names another command, the result is disputed and will be refused."""
+        if not self.settings.agreement or decoded.checked or decoded.text not in self._sentences:
+            return decoded
+        raw = np.concatenate(self._utterance)
+        second = suppress_noise(raw, self._noise, floor_gain=self.settings.agreement_floor_gain)
+        floor = ComfortNoise(self.settings.agreement_comfort_noise)
+        other = self._engine.decode(to_pcm(floor.add(second)), measure_margin=lambda text: False)
+        return dataclasses.replace(decoded, checked=True,
+                                   disputed=meaning(other.text) != meaning(decoded.text))
 
     def _worth_measuring(self, text: str) -> bool:
         """At a pause the phone loop (a second decode) runs only if the command may go out."""
@@ -300,7 +207,7 @@ class PocketSphinxRecognizer:
         return text not in self._prefixes or \
             self._detector.quiet_frames >= self._detector.settle_after
 
-    def _is_said(self, decoded: _Decoded) -> bool:
+    def _is_said(self, decoded: Decoded) -> bool:
         """At a pause: did the decoder hear a whole command, followed by real silence?
 
         A grammar decoder completes a half-said command ("move four to" becomes
@@ -315,26 +222,23 @@ class PocketSphinxRecognizer:
         settled = self._detector.quiet_frames >= self._detector.settle_after
         if decoded.text in self._prefixes and not settled:
             return False
-        return self._is_confident(decoded, bonus=self.settings.early_confidence_bonus)
+        return self._is_confident(decoded)
 
-    def _is_confident(self, decoded: _Decoded, bonus: float = 0.0) -> bool:
+    def _is_confident(self, decoded: Decoded) -> bool:
         if decoded.disputed:
             return False
         threshold = self.settings.confidence_threshold
-        if threshold is not None and (decoded.margin is None or
-                                      decoded.margin < threshold + bonus):
-            return False
-        rival_threshold = self.settings.rival_threshold
-        return rival_threshold is None or (decoded.rival is not None and
-                                           decoded.rival >= rival_threshold)
+        if threshold is None:
+            return True
+        return decoded.margin is not None and decoded.margin >= threshold
 
-    def _final(self, decoded: _Decoded) -> Recognition:
+    def _final(self, decoded: Decoded) -> Recognition:
         self._utterance = []
         self._paused = None
         self._ring.clear()
         return self._recognition(decoded, is_final=True)
 
-    def _recognition(self, decoded: _Decoded, *, is_final: bool) -> Recognition:
+    def _recognition(self, decoded: Decoded, *, is_final: bool) -> Recognition:
         start = end = None
         if decoded.start_frame is not None and decoded.end_frame is not None:
             start = (self._utterance_start + decoded.start_frame) * FRAME_SECONDS
@@ -347,255 +251,10 @@ class PocketSphinxRecognizer:
         known = decoded.text in self._sentences
         unsure = bool(decoded.text) and not (known and self._is_confident(decoded))
         rejected = is_final and (decoded.garbage or unsure)
-        scores = {name: value for name, value in (("phone_margin", decoded.margin),
-                                                   ("rival_margin", decoded.rival))
-                  if value is not None}
+        scores = {"phone_margin": decoded.margin} if decoded.margin is not None else {}
         return Recognition(text=decoded.text, is_final=is_final, confidence=confidence,
                            speech_start=start, speech_end=end,
                            emitted_at=self._frames_fed * FRAME_SECONDS, rejected=rejected,
                            scores=scores or None)
 
 
-class _Engine:
-    """The two PocketSphinx decoders: the grammar one and the free phone loop."""
-
-    def __init__(self, settings: PocketSphinxSettings, model_dir: Path | None) -> None:
-        try:
-            import pocketsphinx
-        except ImportError as error:
-            raise RecognizerError(f"PocketSphinx is not installed ({error}); "
-                                  "install it with: pip install pocketsphinx") from None
-        self._ps = pocketsphinx
-        root = Path(pocketsphinx.get_model_path("en-us")) if model_dir is None else model_dir
-        self._acoustic = root / "en-us"
-        self._dictionary = root / "cmudict-en-us.dict"
-        self._phone_lm = root / "en-us-phone.lm.bin"
-        for needed in (self._acoustic / "mdef", self._dictionary, self._phone_lm):
-            if not needed.exists():
-                raise RecognizerError(f"the PocketSphinx model at {root} is incomplete: "
-                                      f"{needed.name} is missing")
-        if model_dir is not None:
-            _probe_model(self._acoustic, self._dictionary)
-        self.settings = settings
-        self._pronunciations: dict[str, list[str]] = {}
-        self._garbage_words: list[str] = []
-        self._searches: collections.OrderedDict[frozenset[str], str] = collections.OrderedDict()
-        self._grammar = self._decoder(settings.decoder_options)
-        self._phones: Any = None
-        if settings.phone_loop:
-            self._phones = self._decoder({})
-            self._phones.add_allphone_file("phones", str(self._phone_lm))
-            self._phones.activate_search("phones")
-        self._initial_cmn = self._grammar.get_cmn()
-        self._search = 0
-
-    def _decoder(self, options: dict[str, Any]) -> Any:
-        config = self._ps.Config(hmm=str(self._acoustic), dict=None, lm=None,
-                                 loglevel="FATAL")
-        config["cmn"] = "batch" if self.settings.batch_cmn else "live"
-        for key, value in options.items():
-            config[key] = value
-        with tempfile.NamedTemporaryFile("w", suffix=".dict", delete=True) as minimal:
-            # A decoder needs a dictionary file to start; words are added per grammar.
-            minimal.write("sil SIL\n")
-            minimal.flush()
-            config["dict"] = minimal.name
-            try:
-                return self._ps.Decoder(config)
-            except (RuntimeError, ValueError) as error:
-                raise RecognizerError(f"PocketSphinx could not load the model at "
-                                      f"{self._acoustic.parent}: {error}") from None
-
-    def use_sentences(self, sentences: Sequence[str]) -> None:
-        """Decode against these sentences from the next utterance on.
-
-        Grammars are kept by their sentences (the game goes back and forth between
-        a few contexts), so switching back costs nothing.
-        """
-        key = frozenset(sentences)
-        if key in self._searches:
-            self._searches.move_to_end(key)
-            self._grammar.activate_search(self._searches[key])
-            return
-        words = sorted({word for sentence in sentences for word in sentence.split()})
-        self._add_words(words)
-        self._search += 1
-        name = f"grammar{self._search}"
-        if self.settings.word_graph:
-            graph = WordGraph.from_sentences(sentences)
-            garbage = self.settings.garbage_probability
-            keep = 1.0 - garbage
-            transitions: list[tuple[int, int, float] | tuple[int, int, float, str]] = [
-                (t.source, t.target, t.probability * (keep if t.source == graph.start else 1.0),
-                 t.word) for t in graph.transitions]
-            transitions += [(state, graph.final,
-                             probability * (keep if state == graph.start else 1.0))
-                            for state, probability in graph.ends]
-            if garbage > 0:
-                transitions += self._garbage_loop(graph.start, graph.final, graph.states)
-            fsg = self._grammar.create_fsg(name, graph.start, graph.final, transitions)
-            self._grammar.add_fsg(name, fsg)
-        else:
-            self._grammar.add_jsgf_string(name, _sentences_jsgf(sentences))
-        self._grammar.activate_search(name)
-        self._searches[key] = name
-        if len(self._searches) > GRAMMARS_KEPT:
-            _, oldest = self._searches.popitem(last=False)
-            self._grammar.remove_search(oldest)
-
-    def _garbage_loop(self, start: int, final: int, loop: int) -> list[
-            tuple[int, int, float] | tuple[int, int, float, str]]:
-        """A path of free phones beside the commands: chatter fits it better than any command.
-
-        It plays the part of Vosk's [unk] inside the one search: when it wins, the
-        hypothesis holds garbage words and is not a command.
-        """
-        if not self._garbage_words:
-            self._garbage_words = [f"{GARBAGE}{phone.lower()}" for phone in GARBAGE_PHONES]
-            for word, phone in zip(self._garbage_words, GARBAGE_PHONES, strict=True):
-                self._grammar.add_word(word, phone, phone == GARBAGE_PHONES[-1])
-        share = 1.0 / len(self._garbage_words)
-        enter = self.settings.garbage_probability * share
-        stay = self.settings.garbage_phone_probability * share
-        arcs: list[tuple[int, int, float] | tuple[int, int, float, str]] = []
-        for word in self._garbage_words:
-            arcs += [(start, loop, enter, word), (loop, loop, stay, word)]
-        arcs.append((loop, final, 1.0))
-        return arcs
-
-    def _add_words(self, words: Sequence[str]) -> None:
-        missing = [word for word in words if word not in self._pronunciations]
-        if not missing:
-            return
-        found = _lookup_pronunciations(self._dictionary, missing,
-                                       self.settings.excluded_pronunciations)
-        for word, variants in self.settings.extra_pronunciations.items():
-            if word in missing:
-                found[word] = [*found.get(word, []),
-                               *(v for v in variants if v not in found.get(word, []))]
-        unknown = [word for word in missing if word not in found]
-        if unknown:
-            raise RecognizerError(f"PocketSphinx's dictionary has no pronunciation for "
-                                  f"{', '.join(unknown)}")
-        entries = [(word if variant == 0 else f"{word}({variant + 1})", phones)
-                   for word in missing for variant, phones in enumerate(found[word])]
-        for number, (entry, phones) in enumerate(entries):
-            # Rebuilding the search once, after the last word, keeps this fast.
-            self._grammar.add_word(entry, phones, number == len(entries) - 1)
-        self._pronunciations.update({word: found[word] for word in missing})
-
-    def new_stream(self) -> None:
-        """A new audio stream: forget the live cepstral mean of the last one."""
-        self._grammar.set_cmn(self._initial_cmn)
-
-    def decode(self, pcm: bytes, *, measure_margin: Callable[[str], bool]) -> _Decoded:
-        """Decode one whole utterance; run the phone loop only when `measure_margin(text)`."""
-        if not pcm:
-            return _Decoded("", None, None, None)
-        whole = self.settings.batch_cmn
-        _start_fresh(self._grammar)
-        self._grammar.process_raw(pcm, False, whole)
-        self._grammar.end_utt()
-        hypothesis = self._grammar.hyp()
-        text = " ".join(hypothesis.hypstr.split()) if hypothesis is not None else ""
-        spoken = [(segment.start_frame, segment.end_frame) for segment in self._grammar.seg()
-                  if segment.word not in FILLERS] if text else []
-        if not text or not spoken:
-            return _Decoded("", None, None, None)
-        if GARBAGE in text:
-            return _Decoded("", spoken[0][0], spoken[-1][1], None, garbage=True)
-        margin = rival = None
-        speech_frames = max(1, sum(end - start + 1 for start, end in spoken))
-        if self.settings.rival_threshold is not None and measure_margin(text):
-            rival = self._rival_margin(text) / speech_frames
-        if self._phones is not None and measure_margin(text):
-            _start_fresh(self._phones)
-            self._phones.process_raw(pcm, False, whole)
-            self._phones.end_utt()
-            phones = self._phones.hyp()
-            margin = (_log(hypothesis.score) - _log(phones.score if phones else 0.0)) \
-                / speech_frames
-        return _Decoded(text, spoken[0][0], spoken[-1][1], margin, rival=rival)
-
-    def _rival_margin(self, text: str) -> float:
-        """How far ahead of the nearest different command the best one is (log score)."""
-        meaning = _meaning(text)
-        best = None
-        for _, hypothesis in zip(range(RIVALS_SEARCHED), self._grammar.nbest(), strict=False):
-            if hypothesis is None:
-                break
-            score = _log(hypothesis.score)
-            if best is None:
-                best = score
-            if _meaning(" ".join(hypothesis.hypstr.split())) != meaning:
-                return best - score
-        return NO_RIVAL
-
-
-def _probe_model(acoustic: Path, dictionary: Path) -> None:
-    """Load a model given by the user in a child process first.
-
-    PocketSphinx ends the whole process (exit status 1) on a corrupt model file,
-    with no exception to catch; a child that dies instead tells us the model is
-    broken and what PocketSphinx said about it.
-    """
-    code = ("import sys\nfrom pocketsphinx import Decoder\n"
-            "Decoder(hmm=sys.argv[1], dict=sys.argv[2], lm=None, loglevel='ERROR')\n")
-    try:
-        probe = subprocess.run([sys.executable, "-c", code, str(acoustic), str(dictionary)],
-                               capture_output=True, text=True, timeout=60, check=False)
-    except subprocess.TimeoutExpired:
-        raise RecognizerError(f"PocketSphinx took too long to load the model at "
-                              f"{acoustic.parent}") from None
-    if probe.returncode != 0:
-        said = [line for line in probe.stderr.splitlines() if line.strip()]
-        why = said[-1].strip() if said else f"exit status {probe.returncode}"
-        raise RecognizerError(f"PocketSphinx could not load the model at {acoustic.parent}: "
-                              f"{why}")
-
-
-def _start_fresh(decoder: Any) -> None:
-    """Start an utterance that owes nothing to the last one.
-
-    Without start_stream() the front end's noise estimate carries over and the
-    same audio decodes differently depending on what came before (measured:
-    phone-loop margins of 0.1, 7.1 and 7.8 for three passes over one file).
-    PocketSphinx 5 marks it deprecated, but it still resets that estimate.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        decoder.start_stream()
-    decoder.start_utt()
-
-
-def _meaning(text: str) -> Command | None:
-    try:
-        return parse(text)
-    except InvalidCommandError:
-        return None
-
-
-def _log(score: float) -> float:
-    return math.log(score) / LOG_BASE if score > 0 else -1e12
-
-
-def _lookup_pronunciations(dictionary: Path, words: Sequence[str],
-                           excluded: frozenset[str]) -> dict[str, list[str]]:
-    """Each word's pronunciations from a CMU-style dictionary (`word(2)` are variants)."""
-    wanted = set(words)
-    found: dict[str, list[str]] = {}
-    with dictionary.open(encoding="utf-8") as lines:
-        for line in lines:
-            entry, _, phones = line.strip().partition(" ")
-            base = entry.split("(", 1)[0]
-            if base in wanted and entry not in excluded and phones:
-                found.setdefault(base, []).append(phones.strip())
-    return found
-
-
-def _sentences_jsgf(sentences: Sequence[str]) -> str:
-    """The plain grammar: the slot-style JSGF when the sentences are the full grammar."""
-    if set(sentences) == set(grammar_sentences()):
-        return jsgf()
-    body = " | ".join(sentences)
-    return f"#JSGF V1.0;\ngrammar voicespit;\npublic <command> = {body};\n"
