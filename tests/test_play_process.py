@@ -106,3 +106,35 @@ def test_killing_the_game_mid_match_never_damages_the_profile(tmp_path: Path,
     again.type("yes")
     assert again.finish() == 0
     assert not list((tmp_path / "data" / "voicespit").glob("*.damaged-*"))
+
+
+def test_a_wav_script_drives_the_game_through_the_recognizer(tmp_path: Path) -> None:
+    """`--input wav --script`: recordings spoken on cue, heard by the real PocketSphinx."""
+    lines = []
+    for seconds, words in ((1.0, "new game"), (5.0, "ready"), (10.0, "my cards"),
+                           (14.0, "quit game"), (17.0, "yes"), (20.0, "quit game"),
+                           (23.0, "yes")):
+        wav = tmp_path / (words.replace(" ", "-") + ".wav")
+        if not wav.exists():
+            subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", str(wav), words],
+                           check=True)
+        lines.append(f"{seconds} {wav.name}")
+    script = tmp_path / "script.txt"
+    script.write_text("# seconds  recording\n" + "\n".join(lines) + "\n")
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "voicespit", "play", "--input", "wav", "--script", str(script),
+         "--recognizer", "pocketsphinx", "--no-audio", "--seed", "3"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=90, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()
+    assert said[0].startswith("VoiceSpit: Spit. Using PocketSphinx, as asked. "
+                              "Listening on the script script.txt.")
+    expected = ["New game of Spit", "Round 1. Your cards:", "Three.", "Spit!", "Your cards:",
+                "Quit this game? Say yes or no.", "Game stopped.", "Leave VoiceSpit?", "Goodbye."]
+    position = 0
+    for wanted in expected:
+        position = next((i for i in range(position, len(said)) if said[i].startswith(wanted)),
+                        -1)
+        assert position >= 0, f"{wanted!r} missing or out of order in:\n{done.stdout}"

@@ -259,7 +259,7 @@ class SpitState:
     def _play(self, player: int, slot: int, pile: int) -> list[Event]:
         cards = self._check_slot(player, slot)
         if not self.face_up[player][slot]:
-            raise IllegalActionError(f"stockpile {STOCK_NAMES[slot]} is face down: turn it up")
+            raise IllegalActionError(f"stockpile {STOCK_NAMES[slot]} is face down: turn it over")
         if pile not in (0, 1):
             raise IllegalActionError(f"there is no pile {pile}")
         if self.only_pile is not None and pile != self.only_pile:
@@ -298,7 +298,7 @@ class SpitState:
         if stocks[target]:
             raise IllegalActionError(f"stockpile {STOCK_NAMES[target]} is not empty")
         if not self.face_up[player][source]:
-            raise IllegalActionError(f"stockpile {STOCK_NAMES[source]} is face down: turn it up")
+            raise IllegalActionError(f"stockpile {STOCK_NAMES[source]} is face down: turn it over")
         if len(cards) == 1:
             raise IllegalActionError(
                 f"stockpile {STOCK_NAMES[source]} has nothing under it: moving it gains nothing")
