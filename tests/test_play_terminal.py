@@ -96,3 +96,31 @@ def test_a_whole_speed_match_from_the_keyboard(tmp_path: Path) -> None:
     assert "The deal has not started: say spit first." in transcript
     assert "Nobody can play." in transcript
     assert re.search(r"Game over: (you win|opponent wins)", transcript)
+
+
+def test_the_first_launch_with_default_settings_plays_on_a_machine_without_sound(
+        tmp_path: Path) -> None:
+    """What `./quickstart play` runs: sound on and input auto, on a machine with no sound
+    card and no microphone. The game says so once, falls back to the keyboard, and
+    every announcement is printed while speech plays silently at its real pace."""
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+           "PYTHONPATH": str(ROOT)}
+    with Terminal([sys.executable, "-m", "voicespit"], cwd=ROOT, env=env) as terminal:
+        terminal.wait_for("Say new game to start", timeout=60)
+        screen = terminal.text()
+        if "No sound output device" not in screen:
+            pytest.skip("this machine has a sound card")
+        assert "will take typed commands instead" in screen
+        terminal.type_line("new game")
+        terminal.wait_for("Say ready when you are.", timeout=30)
+        terminal.press("Space")
+        terminal.wait_for("Spit!", timeout=30)
+        terminal.press("/")
+        terminal.wait_for("Your cards: ", after=terminal.text().index("Spit!"))
+        terminal.type_line("quit")
+        terminal.wait_for("Quit this game? Say yes or no.")
+        terminal.press("Space")
+        terminal.wait_for("Game stopped.")
+        terminal.type_line("quit")
+        terminal.type_line("yes")
+        terminal.wait_for("[process exited 0]", timeout=30)

@@ -85,7 +85,10 @@ class App:
             speaker = LiveSpeaker(renderer, mixer, settings=speech)
         except VoiceSpitError as error:
             return text_only_speaker(speech), f"No speech: {error}. Everything is printed."
-        return speaker, (notes[0].removeprefix("voicespit: ") if notes else None)
+        if not notes:
+            return speaker, None
+        note = notes[0].removeprefix("voicespit: ")
+        return speaker, note[:1].upper() + note[1:] + ("" if note.endswith(".") else ".")
 
     def save_profile(self, profile: Profile) -> None:
         with self._save_lock:
