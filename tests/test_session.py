@@ -150,3 +150,24 @@ def test_a_whole_match_typed_against_the_opponent_ends_and_counts_in_the_profile
     harness.type("yes")
     harness.run(0.5)
     assert harness.session.games_started == 2
+
+
+def test_detail_changes_by_voice_and_is_remembered() -> None:
+    harness = Harness()
+    harness.type("less detail")
+    assert harness.lines()[-1] == "Detail: terse."
+    assert harness.profile.settings["verbosity"] == "terse"
+    harness.type("less detail")
+    assert harness.lines()[-1] == "That is already the least."
+    harness.type("more detail")
+    harness.type("more detail")
+    assert harness.lines()[-1] == "Detail: full."
+
+
+def test_help_by_topic_lists_every_command_of_that_topic() -> None:
+    harness = Harness()
+    harness.type("what can i say about control")
+    spoken = harness.lines()[-1]
+    assert spoken.startswith("Control. ") and "more detail: " in spoken and "speed up: " in spoken
+    harness.type("help moves")
+    assert harness.lines()[-1].startswith("Moves. seven on left: ")

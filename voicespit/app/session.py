@@ -30,6 +30,7 @@ from voicespit.narration import Announcement, Priority, Verbosity
 from voicespit.opponent.pace import Pace
 from voicespit.profile import Profile
 from voicespit.speech.commands import Command, Group, Verb
+from voicespit.speech.grammar import HELP_TOPIC_WORDS, help_text
 from voicespit.speech.parser import CommandError, parse, resolve
 
 HUMAN = 0
@@ -168,6 +169,8 @@ class Session:
         verb = command.verb
         if verb in (Verb.YES, Verb.NO):
             self._answer(verb is Verb.YES)
+        elif verb is Verb.HELP and command.topic is not None:
+            self.say(help_text(HELP_TOPIC_WORDS[command.topic]))
         elif verb is Verb.HELP:
             self.say(" ".join([self.help_text, *self.hooks.extra_help]).strip())
         elif verb is Verb.NEW_GAME:
@@ -176,8 +179,8 @@ class Session:
             self._ask(Question.QUIT_GAME if self.mode is Mode.PLAYING else Question.LEAVE)
         elif verb in (Verb.SPEAK_FASTER, Verb.SPEAK_SLOWER):
             self._change_rate(verb is Verb.SPEAK_FASTER)
-        elif verb.name in ("MORE_DETAIL", "LESS_DETAIL"):
-            self._change_verbosity(verb.name == "MORE_DETAIL")
+        elif verb in (Verb.MORE_DETAIL, Verb.LESS_DETAIL):
+            self._change_verbosity(verb is Verb.MORE_DETAIL)
         elif self.mode is not Mode.PLAYING or self.game is None:
             self.say("No game is on. Say new game to start.")
         elif verb in (Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER):

@@ -48,6 +48,8 @@ class Verb(enum.Enum):
     SLOWER = "slow down"
     SPEAK_FASTER = "speak faster"
     SPEAK_SLOWER = "speak slower"
+    MORE_DETAIL = "more detail"
+    LESS_DETAIL = "less detail"
     QUIT = "quit game"
     YES = "yes"
     NO = "no"
@@ -64,7 +66,8 @@ _GROUPS = {
     **dict.fromkeys((Verb.PILES, Verb.PILE, Verb.MY_CARDS, Verb.COUNT, Verb.SCORE,
                      Verb.REPEAT, Verb.HELP), Group.INFO),
     **dict.fromkeys((Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER, Verb.SPEAK_FASTER,
-                     Verb.SPEAK_SLOWER, Verb.QUIT, Verb.YES, Verb.NO, Verb.NEW_GAME),
+                     Verb.SPEAK_SLOWER, Verb.MORE_DETAIL, Verb.LESS_DETAIL, Verb.QUIT, Verb.YES,
+                     Verb.NO, Verb.NEW_GAME),
                     Group.CONTROL),
 }
 
@@ -77,6 +80,7 @@ class Command:
     - FLIP: `stock` (0..4, None: the one face-down stockpile)
     - MOVE: `stock` (from) and `target` (the empty slot)
     - SLAP and PILE: `pile`
+    - HELP: `topic` (an index into the help topics; None: the overview)
     """
 
     verb: Verb
@@ -84,6 +88,7 @@ class Command:
     pile: int | None = None
     stock: int | None = None
     target: int | None = None
+    topic: int | None = None
 
     @staticmethod
     def play(rank: int, pile: int | None = None) -> Command:
@@ -106,5 +111,5 @@ class Command:
     def __repr__(self) -> str:
         slots = [f"{name}={value!r}" for name, value in
                  (("rank", self.rank), ("pile", self.pile), ("stock", self.stock),
-                  ("target", self.target)) if value is not None]
+                  ("target", self.target), ("topic", self.topic)) if value is not None]
         return f"Command({', '.join([f'Verb.{self.verb.name}', *slots])})"

@@ -21,12 +21,15 @@ from voicespit.engine.cards import RANK_NAMES
 from voicespit.speech.commands import Command, Group, Verb
 from voicespit.speech.context import GrammarContext
 
-SLOTS = ("rank", "pile", "stock", "target")
+SLOTS = ("rank", "pile", "stock", "target", "topic")
+HELP_TOPIC_WORDS = tuple(group.value for group in Group)
+"""The help topics as spoken: moves, round, information, control (the command groups)."""
 SLOT_WORDS: dict[str, tuple[str, ...]] = {
     "rank": RANK_NAMES,
     "pile": PILE_NAMES,
     "stock": STOCK_NAMES,
     "target": STOCK_NAMES,
+    "topic": HELP_TOPIC_WORDS,
 }
 """The words a recognizer may hear in each slot, in slot-value order."""
 
@@ -96,12 +99,17 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.SCORE, "score please", "hear the score"),
     Phrasing(Verb.REPEAT, "say again", "hear the last announcement again"),
     Phrasing(Verb.HELP, "what can i say", "hear what you can say"),
+    Phrasing(Verb.HELP, "what can i say about {topic}",
+             "hear every command of one topic: moves, round, information or control"),
     Phrasing(Verb.PAUSE, "pause game", "pause the game"),
     Phrasing(Verb.RESUME, "continue", "carry on after a pause"),
     Phrasing(Verb.FASTER, "speed up", "make the opponent play faster"),
     Phrasing(Verb.SLOWER, "slow down", "make the opponent play slower"),
     Phrasing(Verb.SPEAK_FASTER, "speak faster", "make the game's voice speak faster"),
     Phrasing(Verb.SPEAK_SLOWER, "speak slower", "make the game's voice speak slower"),
+    # "Detail" is a word no other command uses, and "more"/"less" differ in every sound.
+    Phrasing(Verb.MORE_DETAIL, "more detail", "hear more of the game, up to every card played"),
+    Phrasing(Verb.LESS_DETAIL, "less detail", "hear less; the sound cues carry the rest"),
     Phrasing(Verb.QUIT, "quit game", "leave the game (it asks you to confirm)"),
     Phrasing(Verb.YES, "yes", "answer yes to a question"),
     Phrasing(Verb.NO, "no", "answer no to a question"),
@@ -127,6 +135,8 @@ def _slot_values(name: str, context: GrammarContext | None) -> Sequence[int]:
     everything = range(len(SLOT_WORDS[name]))
     if context is None:
         return everything
+    if name == "topic":
+        return everything  # help is always on offer, on any topic
     allowed = {"rank": context.ranks, "pile": context.piles,
                "stock": context.stocks, "target": context.targets}[name]
     return [value for value in everything if value in allowed]
@@ -189,7 +199,8 @@ def phrase_for(command: Command) -> str:
 
 def command_reference() -> list[tuple[str, str]]:
     """(phrase, meaning) for every phrasing, slots shown as an example sentence."""
-    examples = {"rank": "seven", "pile": "left", "stock": "three", "target": "two"}
+    examples = {"rank": "seven", "pile": "left", "stock": "three", "target": "two",
+                "topic": "moves"}
     reference = []
     for phrasing in PHRASINGS:
         phrase = re.sub(r"\{(\w+)\}", lambda match: examples[match.group(1)], phrasing.pattern)
@@ -204,12 +215,17 @@ HELP_TOPICS: dict[str, Group] = {group.value: group for group in Group}
 def help_text(topic: str | None = None) -> str:
     """Spoken help: an overview, or every phrase of one topic with what it does."""
     if topic is None:
-        return ("Say a card and a pile, like seven on left, or just seven when it fits "
-                "only one pile. Say spit to turn new cards, and slap left or slap right "
-                "when the round ends. Say show piles, my cards, how many cards or what's "
-                "the score to hear the table, and pause, speed up, slow down or quit game "
-                "to control the game. For more, ask for help on moves, round, information "
-                "or control.")
+        def say(verb: Verb, **slots: int) -> str:
+            return phrase_for(Command(verb, **slots))
+
+        return (f"Say a card and a pile, like {say(Verb.PLAY, rank=6, pile=0)}, or just "
+                f"{say(Verb.PLAY, rank=6)} when it fits only one pile. Say {say(Verb.SPIT)} "
+                f"to turn new cards, and {say(Verb.SLAP, pile=0)} or {say(Verb.SLAP, pile=1)} "
+                f"when the round ends. Say {say(Verb.PILES)}, {say(Verb.MY_CARDS)}, "
+                f"{say(Verb.COUNT)} or {say(Verb.SCORE)} to hear the table, and "
+                f"{say(Verb.PAUSE)}, {say(Verb.FASTER)}, {say(Verb.SLOWER)} or "
+                f"{say(Verb.QUIT)} to control the game. For more, say "
+                f"{say(Verb.HELP, topic=0)}, or round, information or control.")
     group = HELP_TOPICS.get(topic)
     if group is None:
         raise KeyError(f"no help topic {topic!r}; topics: {', '.join(HELP_TOPICS)}")

@@ -123,6 +123,8 @@ def _modernized(words: list[str]) -> list[str]:
         return _OLD_WORDS[whole].split()
     if words and words[0] == "flip":
         return ["turn", "over", *words[1:]]
+    if len(words) == 2 and words[0] == "help":
+        return ["what", "can", "i", "say", "about", words[1]]
     return words
 
 
