@@ -15,7 +15,7 @@ AUDIO_STACK = ("vosk", "pocketsphinx", "pyttsx3", "sounddevice")
 
 # From the bottom up. A module may import its own layer and the layers below it.
 LAYERS = (
-    {"errors", "clock", "config", "profile"},
+    {"errors", "clock", "config", "profile", "resampling"},
     {"engine"},
     # The real-time referee and the pieces it is built from.
     {"match_events", "match", "match_settings", "intents", "inbox", "publisher", "delivery",

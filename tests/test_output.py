@@ -16,7 +16,6 @@ from voicespit.audio.output import (
     PacedOutput,
     SoundDeviceOutput,
     open_output,
-    resample,
 )
 
 RATE = 22_050
@@ -85,12 +84,6 @@ def test_the_paced_output_plays_in_real_time() -> None:
     assert 0.28 < heard[0] - started < 0.45, "a 0.3 s sound takes 0.3 s to play"
     recording = output.recording()
     assert np.max(np.abs(recording)) == pytest.approx(0.5, rel=0.01)
-
-
-def test_resampling_keeps_the_duration() -> None:
-    mono = np.sin(np.linspace(0, 100, 22_050)).astype(np.float32)
-    assert len(resample(mono, 22_050, 48_000)) == 48_000
-    assert resample(mono, 22_050, 22_050) is mono
 
 
 def _has_output_device() -> bool:

@@ -50,16 +50,6 @@ def duck_amount(cue_frames: int, first: int, last: int,
     return np.clip(np.minimum(rising, falling), 0.0, 1.0)
 
 
-def resample(mono: npt.NDArray[np.float32], from_rate: int,
-             to_rate: int) -> npt.NDArray[np.float32]:
-    """Linear-interpolation resampling: enough for speech when a device wants another rate."""
-    if from_rate == to_rate or not len(mono):
-        return mono
-    frames = round(len(mono) * to_rate / from_rate)
-    positions = np.arange(frames, dtype=np.float64) * (from_rate / to_rate)
-    return np.interp(positions, np.arange(len(mono)), mono).astype(np.float32)
-
-
 class NoOutputDeviceError(VoiceSpitError):
     """There is no sound output to play through (no PortAudio, or no output device)."""
 

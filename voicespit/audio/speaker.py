@@ -25,7 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from voicespit.audio.earcons import EarconBank, Stereo
-from voicespit.audio.output import Mixer, Playing, resample
+from voicespit.audio.output import Mixer, Playing
 from voicespit.audio.reports import (
     SequenceListener,
     SpeakerBase,
@@ -35,6 +35,7 @@ from voicespit.audio.reports import (
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
 from voicespit.audio.tts import SpeechRenderer, SpeechRenderError, Voice
 from voicespit.narration import Announcement, Priority
+from voicespit.resampling import resample
 
 SPEECH_GAIN = 0.7
 """Speech sits in the centre at this level; earcons (gain 0.45) play over it without clipping."""

@@ -19,13 +19,14 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.audio.earcons import EarconBank, Stereo
-from voicespit.audio.output import DUCK_DEPTH, FADE_SECONDS, duck_amount, resample
+from voicespit.audio.output import DUCK_DEPTH, FADE_SECONDS, duck_amount
 from voicespit.audio.reports import SpeakerBase, SpeechSettings
 from voicespit.audio.speaker import SPEECH_GAIN, CueSpacing, is_urgent
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
 from voicespit.audio.tts import SpeechRenderer
 from voicespit.clock import Clock, Timer
 from voicespit.narration import Announcement
+from voicespit.resampling import resample
 
 
 @dataclass(eq=False)

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from voicespit.clock import Clock
 from voicespit.errors import VoiceSpitError
+from voicespit.resampling import resample
 from voicespit.speech.recognizer import SAMPLE_RATE
 
 
@@ -100,20 +101,6 @@ def _to_float(frames: bytes, width: int) -> npt.NDArray[np.float64]:
         return values.astype(np.float64) / float(1 << 23)
     dtype = "<i2" if width == 2 else "<i4"
     return np.frombuffer(frames, dtype=dtype).astype(np.float64) / float(1 << (8 * width - 1))
-
-
-def resample(samples: npt.NDArray[np.float64], rate: int, target: int) -> npt.NDArray[np.float64]:
-    """Band-limited resampling by the FFT (exact for the length of one command or file)."""
-    if len(samples) == 0 or rate == target:
-        return samples
-    length = max(1, round(len(samples) * target / rate))
-    spectrum = np.fft.rfft(samples)
-    kept = length // 2 + 1
-    if kept <= len(spectrum):
-        spectrum = spectrum[:kept]
-    else:
-        spectrum = np.concatenate([spectrum, np.zeros(kept - len(spectrum), complex)])
-    return np.fft.irfft(spectrum, n=length) * (length / len(samples))
 
 
 class WavSource:
