@@ -70,6 +70,9 @@ class PocketSphinxSettings:
     """The second decode's noise suppression floor (1: none)."""
     agreement_comfort_noise: float = 128.0
     """The second decode's comfort noise level."""
+    agreement_in_child: bool = True
+    """Make the second decode in a child process, beside the first (the same result,
+    about one decode's time sooner on a machine with two cores)."""
     confidence_scale: float = 3.0
     """Margin per unit of the logistic that maps the margin to a 0..1 confidence."""
     end_on_hypothesis: bool = True

@@ -18,7 +18,8 @@ with it on and off; the README has the table):
    garbage path of free phones beside it: chatter fits the garbage better than
    any command and comes out rejected.
 5. A second decode of differently cleaned audio must name the same command, or
-   the result is rejected: refusing is better than guessing.
+   the result is rejected: refusing is better than guessing. It runs in a child
+   process at the same time as the first (second_opinion.py).
 
 Optionally a free phone-loop decoder gives a confidence (the grammar's score
 against the loop's); it is off by default (see the README for what it costs).
@@ -43,6 +44,7 @@ from voicespit.speech.pocketsphinx_engine import (
     meaning,
 )
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
+from voicespit.speech.second_opinion import SecondOpinion
 from voicespit.speech.signal import (
     FRAME,
     ComfortNoise,
@@ -75,6 +77,8 @@ class PocketSphinxRecognizer:
         """
         self.settings = settings = settings if settings is not None else PocketSphinxSettings()
         self._engine = DecoderPair(settings, model_dir)
+        self._second_opinion = SecondOpinion(settings, model_dir) \
+            if settings.agreement and settings.agreement_in_child else None
         self._detector = SpeechDetector(settings.endpoint)
         self._comfort = ComfortNoise(settings.comfort_noise)
         self._pending = b""
@@ -97,6 +101,8 @@ class PocketSphinxRecognizer:
         self._sentences = frozenset(sentences)
         self._prefixes = proper_prefixes(sentences)
         self._engine.use_sentences(sentences)
+        if self._second_opinion is not None:
+            self._second_opinion.use_sentences(sentences)
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
         data = self._pending + pcm
@@ -114,7 +120,8 @@ class PocketSphinxRecognizer:
         """End of stream: decide the utterance in progress, then start a fresh stream."""
         results = []
         if self._detector.in_speech and self._utterance:
-            results.append(self._final(self._confirmed(self._decode(final=True))))
+            ticket = self._ask_second_opinion()
+            results.append(self._final(self._confirmed(self._decode(final=True), ticket)))
         self._detector = SpeechDetector(self.settings.endpoint)
         self._comfort.reset()
         self._engine.new_stream()
@@ -163,7 +170,8 @@ class PocketSphinxRecognizer:
             else:
                 # Confirmed at once, even a command that could go on ("seven"): when it
                 # settles, it can then go out without another decode.
-                decoded = self._paused = self._confirmed(self._decode(final=False))
+                ticket = self._ask_second_opinion()
+                decoded = self._paused = self._confirmed(self._decode(final=False), ticket)
             if self._is_said(decoded):
                 self._detector.reset()
                 return self._final(decoded)
@@ -172,7 +180,8 @@ class PocketSphinxRecognizer:
                 return self._recognition(decoded, is_final=False)
             return None
         if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
-            return self._final(self._confirmed(self._decode(final=True)))
+            ticket = self._ask_second_opinion()
+            return self._final(self._confirmed(self._decode(final=True), ticket))
         return None
 
     # ------------------------------------------------------------ decoding
@@ -187,18 +196,34 @@ class PocketSphinxRecognizer:
         return self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
                                    else lambda text: True)
 
-    def _confirmed(self, decoded: Decoded) -> Decoded:
+    def _ask_second_opinion(self) -> int | None:
+        """Hand the second audio to the child before the first decode starts, so that
+        both decodes run at once; we only know afterwards whether it is needed."""
+        if self._second_opinion is None or not self._second_opinion.usable:
+            return None
+        return self._second_opinion.ask(self._second_audio())
+
+    def _confirmed(self, decoded: Decoded, ticket: int | None = None) -> Decoded:
         """With `agreement`, a command about to go out is decoded again from differently
         prepared audio (lighter suppression, a louder comfort floor); if the second
         decode names another command, the result is disputed and will be refused."""
         if not self.settings.agreement or decoded.checked or decoded.text not in self._sentences:
             return decoded
+        other = None
+        if ticket is not None and self._second_opinion is not None:
+            other = self._second_opinion.answer(ticket)
+        if other is None:
+            # No child, or it could not answer: the same decode here, only later.
+            other = self._engine.decode(self._second_audio(),
+                                        measure_margin=lambda text: False).text
+        return dataclasses.replace(decoded, checked=True,
+                                   disputed=meaning(other) != meaning(decoded.text))
+
+    def _second_audio(self) -> bytes:
         raw = np.concatenate(self._utterance)
         second = suppress_noise(raw, self._noise, floor_gain=self.settings.agreement_floor_gain)
         floor = ComfortNoise(self.settings.agreement_comfort_noise)
-        other = self._engine.decode(to_pcm(floor.add(second)), measure_margin=lambda text: False)
-        return dataclasses.replace(decoded, checked=True,
-                                   disputed=meaning(other.text) != meaning(decoded.text))
+        return to_pcm(floor.add(second))
 
     def _worth_measuring(self, text: str) -> bool:
         """At a pause the phone loop (a second decode) runs only if the command may go out."""

@@ -1,0 +1,116 @@
+"""The second-opinion decode in a child process (voicespit/speech/second_opinion.py).
+
+The child is only a speed-up: these tests hold it to giving exactly the answers
+of an in-process decode, and the recognizer to giving the same results whether
+the child is there, late, or killed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+from voicespit.speech.audio import read_wav
+from voicespit.speech.grammar import sentences
+from voicespit.speech.pocketsphinx_engine import DecoderPair, PocketSphinxSettings
+from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.second_opinion import SecondOpinion
+from voicespit.speech.transcription import read_corpus, transcribe
+
+
+def ready(opinion: SecondOpinion, pcm: bytes, timeout: float = 30.0) -> int:
+    """Ask until the child has loaded its model; the first ticket it takes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ticket = opinion.ask(pcm)
+        if ticket is not None:
+            return ticket
+        assert opinion.usable, "the child failed while loading"
+        time.sleep(0.05)
+    raise AssertionError("the child did not load its model in time")
+
+
+def test_the_child_decodes_exactly_what_this_process_decodes(spoken_corpus: Path) -> None:
+    settings = PocketSphinxSettings()
+    here = DecoderPair(settings, None)
+    here.use_sentences(sentences())
+    opinion = SecondOpinion(settings, None)
+    opinion.use_sentences(sentences())
+    try:
+        files = sorted(spoken_corpus.glob("*/*.wav"))
+        assert len(files) >= 20
+        first, _ = read_wav(files[0])
+        ticket = ready(opinion, first)
+        answers = [opinion.answer(ticket)]
+        for path in files[1:]:
+            pcm, _ = read_wav(path)
+            answers.append(opinion.answer(ready(opinion, pcm)))
+        expected = [here.decode(read_wav(path)[0], measure_margin=lambda text: False).text
+                    for path in files]
+        assert answers == expected
+        assert any(answers), "nothing was heard at all: the comparison would prove nothing"
+    finally:
+        opinion.close()
+
+
+def test_answers_nobody_collected_are_skipped(spoken_corpus: Path) -> None:
+    settings = PocketSphinxSettings()
+    here = DecoderPair(settings, None)
+    here.use_sentences(sentences())
+    opinion = SecondOpinion(settings, None)
+    opinion.use_sentences(sentences())
+    try:
+        spit, _ = read_wav(sorted(spoken_corpus.glob("clean/*-spit.wav"))[0])
+        cards, _ = read_wav(sorted(spoken_corpus.glob("clean/*-my_cards.wav"))[0])
+        expected = here.decode(cards, measure_margin=lambda text: False).text
+        assert expected != here.decode(spit, measure_margin=lambda text: False).text
+        ready(opinion, spit)  # asked, never collected
+        ticket = opinion.ask(cards)
+        assert ticket is not None
+        assert opinion.answer(ticket) == expected
+    finally:
+        opinion.close()
+
+
+def test_a_narrowed_grammar_reaches_the_child(spoken_corpus: Path) -> None:
+    opinion = SecondOpinion(PocketSphinxSettings(), None)
+    opinion.use_sentences(sentences())
+    try:
+        pcm, _ = read_wav(sorted(spoken_corpus.glob("clean/*-seven_on_left.wav"))[0])
+        assert opinion.answer(ready(opinion, pcm)) == "seven on left"
+        opinion.use_sentences(["spit", "slap left", "slap right"])
+        ticket = opinion.ask(pcm)
+        assert ticket is not None
+        assert opinion.answer(ticket) != "seven on left"
+    finally:
+        opinion.close()
+
+
+def test_a_killed_child_is_given_up_and_the_recognizer_decodes_for_itself(
+        spoken_corpus: Path) -> None:
+    with_child = PocketSphinxRecognizer()
+    alone = PocketSphinxRecognizer(settings=dataclasses.replace(PocketSphinxSettings(),
+                                                                agreement_in_child=False))
+    items = list(read_corpus(spoken_corpus))
+    opinion = with_child._second_opinion
+    assert opinion is not None
+    pcm, _ = read_wav(items[0].path)
+    ready(opinion, pcm)
+    before = [transcribe(with_child, item).heard for item in items[:8]]
+    opinion._process.kill()
+    after = [transcribe(with_child, item).heard for item in items[8:]]
+    assert not opinion.usable
+    assert before + after == [transcribe(alone, item).heard for item in items]
+
+
+def test_a_child_that_cannot_load_the_model_is_never_asked(tmp_path: Path) -> None:
+    opinion = SecondOpinion(PocketSphinxSettings(), tmp_path / "no-model-here")
+    try:
+        deadline = time.monotonic() + 30.0
+        while opinion.usable and time.monotonic() < deadline:
+            assert opinion.ask(b"\0\0" * 1600) is None
+            time.sleep(0.05)
+        assert not opinion.usable
+    finally:
+        opinion.close()
