@@ -114,3 +114,12 @@ def test_a_child_that_cannot_load_the_model_is_never_asked(tmp_path: Path) -> No
         assert not opinion.usable
     finally:
         opinion.close()
+
+
+def test_with_live_cmn_the_second_decode_stays_in_this_decoder() -> None:
+    # Live CMN carries each decode's mean into the next one, so a child's decode would
+    # not be the decode this process would have made.
+    live = PocketSphinxRecognizer(settings=dataclasses.replace(PocketSphinxSettings(),
+                                                               batch_cmn=False))
+    assert live._second_opinion is None
+    assert PocketSphinxRecognizer()._second_opinion is not None

@@ -72,7 +72,7 @@ class PocketSphinxSettings:
     """The second decode's comfort noise level."""
     agreement_in_child: bool = True
     """Make the second decode in a child process, beside the first (the same result,
-    about one decode's time sooner on a machine with two cores)."""
+    about one decode's time sooner on a machine with two cores). Only with `batch_cmn`."""
     confidence_scale: float = 3.0
     """Margin per unit of the logistic that maps the margin to a 0..1 confidence."""
     end_on_hypothesis: bool = True

@@ -77,8 +77,10 @@ class PocketSphinxRecognizer:
         """
         self.settings = settings = settings if settings is not None else PocketSphinxSettings()
         self._engine = DecoderPair(settings, model_dir)
-        self._second_opinion = SecondOpinion(settings, model_dir) \
-            if settings.agreement and settings.agreement_in_child else None
+        # With live CMN every decode moves the decoder's running mean, so the second
+        # decode must stay in this decoder for the results to be the same.
+        in_child = settings.agreement and settings.agreement_in_child and settings.batch_cmn
+        self._second_opinion = SecondOpinion(settings, model_dir) if in_child else None
         self._detector = SpeechDetector(settings.endpoint)
         self._comfort = ComfortNoise(settings.comfort_noise)
         self._pending = b""
