@@ -31,12 +31,21 @@ def ready(opinion: SecondOpinion, pcm: bytes, timeout: float = 30.0) -> int:
     raise AssertionError("the child did not load its model in time")
 
 
-def test_the_child_decodes_exactly_what_this_process_decodes(spoken_corpus: Path) -> None:
-    settings = PocketSphinxSettings()
-    here = DecoderPair(settings, None)
+def decoder_here_and_in_a_child() -> tuple[DecoderPair, SecondOpinion]:
+    """The same decoder, with the same grammar, in this process and in a child."""
+    here = DecoderPair(PocketSphinxSettings(), None)
     here.use_sentences(sentences())
-    opinion = SecondOpinion(settings, None)
+    opinion = SecondOpinion(PocketSphinxSettings(), None)
     opinion.use_sentences(sentences())
+    return here, opinion
+
+
+def decoded_here(here: DecoderPair, pcm: bytes) -> str:
+    return here.decode(pcm, measure_margin=lambda text: False).text
+
+
+def test_the_child_decodes_exactly_what_this_process_decodes(spoken_corpus: Path) -> None:
+    here, opinion = decoder_here_and_in_a_child()
     try:
         files = sorted(spoken_corpus.glob("*/*.wav"))
         assert len(files) >= 20
@@ -46,8 +55,7 @@ def test_the_child_decodes_exactly_what_this_process_decodes(spoken_corpus: Path
         for path in files[1:]:
             pcm, _ = read_wav(path)
             answers.append(opinion.answer(ready(opinion, pcm)))
-        expected = [here.decode(read_wav(path)[0], measure_margin=lambda text: False).text
-                    for path in files]
+        expected = [decoded_here(here, read_wav(path)[0]) for path in files]
         assert answers == expected
         assert any(answers), "nothing was heard at all: the comparison would prove nothing"
     finally:
@@ -55,16 +63,12 @@ def test_the_child_decodes_exactly_what_this_process_decodes(spoken_corpus: Path
 
 
 def test_answers_nobody_collected_are_skipped(spoken_corpus: Path) -> None:
-    settings = PocketSphinxSettings()
-    here = DecoderPair(settings, None)
-    here.use_sentences(sentences())
-    opinion = SecondOpinion(settings, None)
-    opinion.use_sentences(sentences())
+    here, opinion = decoder_here_and_in_a_child()
     try:
         spit, _ = read_wav(sorted(spoken_corpus.glob("clean/*-spit.wav"))[0])
         cards, _ = read_wav(sorted(spoken_corpus.glob("clean/*-my_cards.wav"))[0])
-        expected = here.decode(cards, measure_margin=lambda text: False).text
-        assert expected != here.decode(spit, measure_margin=lambda text: False).text
+        expected = decoded_here(here, cards)
+        assert expected != decoded_here(here, spit)
         ready(opinion, spit)  # asked, never collected
         ticket = opinion.ask(cards)
         assert ticket is not None
