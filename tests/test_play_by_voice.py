@@ -81,6 +81,7 @@ def test_a_whole_match_played_by_voice(game: str, tmp_path: Path,
     assert "Game over:" in harness.text, harness.text[-2000:]
     assert harness.profile.games == 1
     exact = sum(said == heard for said, heard in voice.heard)
+    print(f"{game}: {exact} of {len(voice.heard)} commands heard exactly as said")
     assert len(voice.heard) >= 10
     assert exact / len(voice.heard) >= 0.8, voice.heard
     assert harness.profile.cards_played >= 5, "cards were played by voice"
