@@ -201,8 +201,8 @@ class PocketSphinxRecognizer:
     def _ask_second_opinion(self) -> int | None:
         """Hand the second audio to the child before the first decode starts, so that
         both decodes run at once; we only know afterwards whether it is needed."""
-        if self._second_opinion is None or not self._second_opinion.usable:
-            return None
+        if self._second_opinion is None or not self._second_opinion.ready():
+            return None  # no audio prepared for a child that cannot take it
         return self._second_opinion.ask(self._second_audio())
 
     def _confirmed(self, decoded: Decoded, ticket: int | None = None) -> Decoded:

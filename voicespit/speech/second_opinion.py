@@ -73,10 +73,24 @@ class SecondOpinion:
         if self._ready:
             self._send(("sentences", self._sentences))
 
+    def ready(self) -> bool:
+        """Whether the child can take a request now.
+
+        Reads what the child sent meanwhile: that it is ready, that it failed, or
+        answers nobody collected (the first decode did not need them), which must
+        not pile up until the child blocks on a full pipe.
+        """
+        try:
+            while self._usable and self._connection.poll(0):
+                self._take(self._connection.recv())
+        except (EOFError, OSError):
+            self.close()
+        return self._usable and self._ready
+
     def ask(self, pcm: bytes) -> int | None:
         """Start decoding `pcm` in the child; the ticket for `answer`, or None when the
-        child cannot take it now (still loading, or failed)."""
-        if not self._usable or not self._became_ready() or not self._drained():
+        child cannot take it (still loading, or failed)."""
+        if not self.ready():
             return None
         self._asked += 1
         if not self._send(("decode", self._asked, pcm)):
@@ -99,54 +113,28 @@ class SecondOpinion:
                     break
         except (EOFError, OSError):
             pass
-        self._give_up()
+        self.close()
         return None
 
     def close(self) -> None:
         self._usable = False
         self._finalizer()
 
-    def _became_ready(self) -> bool:
-        if self._ready:
-            return True
-        try:
-            if not self._connection.poll(0):
-                return False
-            message = self._connection.recv()
-        except (EOFError, OSError):
-            self._give_up()
-            return False
-        if message[0] != "ready":
-            self._give_up()
-            return False
-        self._ready = True
-        # The grammar the parent listens with now; later changes follow as they come.
-        return self._send(("sentences", self._sentences))
-
-    def _drained(self) -> bool:
-        """Read the answers nobody collected (the first decode did not need them), so
-        they never pile up until the child blocks on a full pipe."""
-        try:
-            while self._connection.poll(0):
-                if self._connection.recv()[0] == "failed":
-                    self._give_up()
-                    return False
-        except (EOFError, OSError):
-            self._give_up()
-            return False
-        return True
+    def _take(self, message: tuple[object, ...]) -> None:
+        if message[0] == "ready":
+            self._ready = True
+            # The grammar the parent listens with now; later changes follow as they come.
+            self._send(("sentences", self._sentences))
+        elif message[0] == "failed":
+            self.close()
 
     def _send(self, message: tuple[object, ...]) -> bool:
         try:
             self._connection.send(message)
         except (OSError, ValueError):
-            self._give_up()
+            self.close()
             return False
         return True
-
-    def _give_up(self) -> None:
-        self._usable = False
-        self._finalizer()
 
 
 def _stop(connection: Connection, process: subprocess.Popen[bytes]) -> None:
