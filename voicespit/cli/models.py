@@ -7,7 +7,13 @@ import json
 from pathlib import Path
 
 from voicespit.speech.download import ProgressBar, file_name_in_url, is_url
-from voicespit.speech.models import ModelInfo, default_models_dir, find_english_model, install_model
+from voicespit.speech.models import (
+    ModelInfo,
+    choose_english_model,
+    default_models_dir,
+    describe_model,
+    install_model,
+)
 from voicespit.speech.models import list_models as models_in
 
 
@@ -49,7 +55,7 @@ def _install(args: argparse.Namespace, models_dir: Path) -> int:
     finally:
         if progress is not None:
             progress.finish()
-    info = next(model for model in models_in(models_dir) if model.path == path)
+    info = describe_model(path)
     print(f"installed {info.name} ({_language(info)}, {info.size_bytes / 1e6:,.0f} MB) in "
           f"{models_dir}")
     if not info.supports_grammar:
@@ -64,7 +70,7 @@ def _install(args: argparse.Namespace, models_dir: Path) -> int:
 
 def _list(models_dir: Path, *, as_json: bool) -> int:
     models = models_in(models_dir)
-    chosen = find_english_model(models_dir)
+    chosen = choose_english_model(models)
     if as_json:
         for model in models:
             print(json.dumps({"name": model.name, "path": str(model.path),

@@ -69,6 +69,8 @@ class SpeechDetector:
         self._quiet_run = 0
         self._length = 0
         self._energies: list[float] = []
+        self._peak_db: float | None = None
+        """The loudest frame of the utterance in progress (read on every frame)."""
         self._recent: list[float] = []
 
     def reset(self) -> None:
@@ -76,6 +78,7 @@ class SpeechDetector:
         self.in_speech = False
         self._loud_run = self._quiet_run = self._length = 0
         self._energies = []
+        self._peak_db = None
 
     @property
     def quiet_frames(self) -> int:
@@ -89,9 +92,9 @@ class SpeechDetector:
         In noise the weak sounds between words (the th of three, a stop's
         closure) drown, so the gaps between words look longer than they are.
         """
-        if not self._energies or self.floor_db is None:
+        if self._peak_db is None or self.floor_db is None:
             return False
-        return max(self._energies) - self.floor_db < self.settings.clear_db
+        return self._peak_db - self.floor_db < self.settings.clear_db
 
     @property
     def pause_after(self) -> int:
@@ -120,6 +123,7 @@ class SpeechDetector:
                     self._quiet_run = 0
                     self._length = self._loud_run
                     self._energies = [energy_db]
+                    self._peak_db = energy_db
                     return FrameEvent.STARTED
                 return FrameEvent.QUIET
             self._loud_run = 0
@@ -130,6 +134,7 @@ class SpeechDetector:
             return FrameEvent.QUIET
         self._length += 1
         self._energies.append(energy_db)
+        self._peak_db = energy_db if self._peak_db is None else max(self._peak_db, energy_db)
         if energy_db > self.floor_db + settings.continue_db:
             self._quiet_run = 0
         else:

@@ -171,7 +171,12 @@ def find_english_model(models_dir: Path) -> Path | None:
     commands; the large static-graph models cannot be narrowed and run slower than
     real time here); among those the smallest (quickest to load), then by name.
     """
-    candidates = [model for model in list_models(models_dir)
+    return choose_english_model(list_models(models_dir))
+
+
+def choose_english_model(models: list[ModelInfo]) -> Path | None:
+    """`find_english_model` among models already described."""
+    candidates = [model for model in models
                   if model.problem is None and model.is_english and model.supports_grammar]
     if not candidates:
         return None

@@ -114,8 +114,6 @@ class Decoded:
     """Grammar minus phone-loop log score per speech frame (None: not measured)."""
     garbage: bool = False
     """The garbage path won: something was said, but no command."""
-    checked: bool = False
-    """The second decode (`agreement`) has been made."""
     disputed: bool = False
     """The second decode heard a different command."""
 

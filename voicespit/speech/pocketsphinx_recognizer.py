@@ -47,8 +47,8 @@ from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerErro
 from voicespit.speech.second_opinion import SecondOpinion
 from voicespit.speech.signal import (
     FRAME,
-    ComfortNoise,
     Samples,
+    add_comfort_noise,
     speech_band_energy_db,
     suppress_noise,
     to_pcm,
@@ -82,7 +82,6 @@ class PocketSphinxRecognizer:
         in_child = settings.agreement and settings.agreement_in_child and settings.batch_cmn
         self._second_opinion = SecondOpinion(settings, model_dir) if in_child else None
         self._detector = SpeechDetector(settings.endpoint)
-        self._comfort = ComfortNoise(settings.comfort_noise)
         self._pending = b""
         self._frames_fed = 0
         preroll = settings.endpoint.preroll_frames + settings.endpoint.start_frames
@@ -125,7 +124,6 @@ class PocketSphinxRecognizer:
             ticket = self._ask_second_opinion()
             results.append(self._final(self._confirmed(self._decode(final=True), ticket)))
         self._detector = SpeechDetector(self.settings.endpoint)
-        self._comfort.reset()
         self._engine.new_stream()
         self._pending = b""
         self._frames_fed = 0
@@ -193,8 +191,7 @@ class PocketSphinxRecognizer:
         if self.settings.noise_suppression:
             samples = suppress_noise(samples, self._noise,
                                      floor_gain=self.settings.noise_floor_gain)
-        self._comfort.reset()
-        pcm = to_pcm(self._comfort.add(samples))
+        pcm = to_pcm(add_comfort_noise(samples, self.settings.comfort_noise))
         return self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
                                    else lambda text: True)
 
@@ -205,11 +202,11 @@ class PocketSphinxRecognizer:
             return None  # no audio prepared for a child that cannot take it
         return self._second_opinion.ask(self._second_audio())
 
-    def _confirmed(self, decoded: Decoded, ticket: int | None = None) -> Decoded:
+    def _confirmed(self, decoded: Decoded, ticket: int | None) -> Decoded:
         """With `agreement`, a command about to go out is decoded again from differently
         prepared audio (lighter suppression, a louder comfort floor); if the second
         decode names another command, the result is disputed and will be refused."""
-        if not self.settings.agreement or decoded.checked or decoded.text not in self._sentences:
+        if not self.settings.agreement or decoded.text not in self._sentences:
             return decoded
         other = None
         if ticket is not None and self._second_opinion is not None:
@@ -218,14 +215,12 @@ class PocketSphinxRecognizer:
             # No child, or it could not answer: the same decode here, only later.
             other = self._engine.decode(self._second_audio(),
                                         measure_margin=lambda text: False).text
-        return dataclasses.replace(decoded, checked=True,
-                                   disputed=meaning(other) != meaning(decoded.text))
+        return dataclasses.replace(decoded, disputed=meaning(other) != meaning(decoded.text))
 
     def _second_audio(self) -> bytes:
         raw = np.concatenate(self._utterance)
         second = suppress_noise(raw, self._noise, floor_gain=self.settings.agreement_floor_gain)
-        floor = ComfortNoise(self.settings.agreement_comfort_noise)
-        return to_pcm(floor.add(second))
+        return to_pcm(add_comfort_noise(second, self.settings.agreement_comfort_noise))
 
     def _worth_measuring(self, text: str) -> bool:
         """At a pause the phone loop (a second decode) runs only if the command may go out."""

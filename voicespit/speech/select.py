@@ -49,8 +49,8 @@ def make_recognizer(kind: RecognizerKind, *, models_dir: Path, model: str | None
 def _pocketsphinx(phrases: Sequence[str] | None, model_dir: Path | None = None) -> Recognizer:
     from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 
-    wanted = None if phrases is None else [p for p in phrases if p != "[unk]"]
-    return PocketSphinxRecognizer(wanted, model_dir=model_dir)
+    # It drops Vosk's "[unk]" itself.
+    return PocketSphinxRecognizer(phrases, model_dir=model_dir)
 
 
 def _vosk(models_dir: Path, model: str | None,
@@ -68,11 +68,9 @@ def _vosk(models_dir: Path, model: str | None,
         if found is None:
             raise RecognizerError(f"no English Vosk model is installed in {models_dir}")
         model_path = Path(found)
-    try:
-        recognizer: Recognizer = adapter.VoskRecognizer(
-            model_path, list(vosk_phrases() if phrases is None else phrases))
-    except ImportError as error:
-        raise RecognizerError(f"Vosk is not installed ({error})") from None
+    # A missing vosk library comes out of the adapter as a VoiceSpitError, so `auto` falls back.
+    recognizer: Recognizer = adapter.VoskRecognizer(
+        model_path, list(vosk_phrases() if phrases is None else phrases))
     return recognizer, model_path
 
 
