@@ -16,7 +16,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
-from voicespit.engine.cards import Card
+from voicespit.engine.cards import Card, ace_high_step
 from voicespit.engine.events import (
     CardDrawn,
     CardMoved,
@@ -128,10 +128,14 @@ class Announcement:
         return self.line or self.text
 
 
+def _count_words(state: State, seat: int) -> str:
+    return f"Cards left: you {state.cards_held(seat)}, opponent {state.cards_held(1 - seat)}."
+
+
 def hand_in_spoken_order(hand: list[Card]) -> list[Card]:
     """A Speed hand lowest to highest (two .. ace), the order "my cards" says it in;
     the keyboard's card keys count in the same order."""
-    return sorted(hand, key=lambda card: ((card.rank - 1) % 13, card.suit))
+    return sorted(hand, key=lambda card: (ace_high_step(card.rank), card.suit))
 
 
 def _capitalized(text: str) -> str:
@@ -251,14 +255,14 @@ class Narrator:
         name = _pile_name(pile)
         text = f"{name}: {words}."
         if player is None:
-            cue, line = Cue.CARD_SPAT, ""
+            cue, line = Cue.CARD_SPAT, text
         else:
             cue = Cue.YOUR_PLAY if player == self.seat else Cue.OPPONENT_PLAY
             line = f"{name}: {words} ({'you' if player == self.seat else 'opponent'})."
         if self.verbosity is Verbosity.TERSE:
             text = _sentence(words)
         return Announcement(text, f"pile:{PILE_NAMES[pile]}", Priority.NORMAL, cue,
-                            PILE_PAN[pile], card.rank, player, line or f"{name}: {words}.")
+                            PILE_PAN[pile], card.rank, player, line)
 
     def _turned_up(self, player: int, stock: int, card: Card,
                    colours: bool) -> list[Announcement]:
@@ -365,8 +369,7 @@ class Narrator:
         elif key == "my cards":
             text = self.describe_cards(state, seat)
         elif key == "count":
-            text = (f"Cards left: you {state.cards_held(seat)}, "
-                    f"opponent {state.cards_held(1 - seat)}.")
+            text = _count_words(state, seat)
         elif key == "score":
             text = self._score_words(state, seat)
         elif key == "repeat":
@@ -385,8 +388,7 @@ class Narrator:
         if state.rules.scoring == "points":
             return (f"Score: you {state.scores[seat]}, opponent {state.scores[1 - seat]}; "
                     f"game to {state.rules.target_score}.")
-        return (f"Round {state.round}. Cards left: you {state.cards_held(seat)}, "
-                f"opponent {state.cards_held(1 - seat)}.")
+        return f"Round {state.round}. {_count_words(state, seat)}"
 
     @staticmethod
     def describe_cards(state: State, seat: int) -> str:

@@ -16,31 +16,27 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from voicespit.audio.tts import ESPEAK_RATE
+from voicespit.engine.cards import ace_high_step
 from voicespit.narration import Cue
 
 Mono = npt.NDArray[np.float32]
 Stereo = npt.NDArray[np.float32]
 """Shape (frames, 2): left, right."""
 
-SAMPLE_RATE: Final = 22_050
+SAMPLE_RATE: Final = ESPEAK_RATE
 """The rate of everything the game plays: pyttsx3 with espeak speaks at 22,050 Hz."""
 CARD_CUES: Final = frozenset({Cue.YOUR_PLAY, Cue.OPPONENT_PLAY, Cue.CARD_SPAT})
 """The cues about one card: at most 150 ms (80-90 ms: the words wait for them),
 pitched by rank and panned by pile."""
-CARD_CUE_SECONDS: Final = 0.15
 PILE_WIDTH: Final = 0.75
 """How far towards one ear a pile's cue goes (1 would be one ear only, which is
 tiring in headphones); at 0.75 the near ear gets about 25 times the energy."""
 
 
-def rank_step(rank: int) -> int:
-    """0 for a two up to 12 for an ace: ace is high by name (the corner turn aside)."""
-    return (rank - 1) % 13
-
-
 def rank_frequency(rank: int, base: float = 330.0) -> float:
     """One semitone per rank from `base` (the two) up to an octave above (the ace)."""
-    return base * float(2.0 ** (rank_step(rank) / 12.0))
+    return base * float(2.0 ** (ace_high_step(rank) / 12.0))
 
 
 def _time(seconds: float, rate: int) -> npt.NDArray[np.float64]:

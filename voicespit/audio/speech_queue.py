@@ -81,9 +81,6 @@ class AnnouncementQueue:
             return None, gone
         return self._waiting.pop(0).announcement, gone
 
-    def peek(self) -> Announcement | None:
-        return self._waiting[0].announcement if self._waiting else None
-
     def clear(self) -> list[Announcement]:
         """Drop everything waiting; returns what was dropped."""
         dropped = [w.announcement for w in self._waiting]

@@ -218,11 +218,6 @@ class Pyttsx3Renderer:
             self._engine.setProperty("voice", self.default_voice)
         self._voice = name
 
-    def warm(self, phrases: list[tuple[str, Voice]], rate: int) -> None:
-        """Render phrases ahead of time (e.g. "Left: nine." for every rank and voice)."""
-        for text, voice in phrases:
-            self.render(text, voice, rate)
-
     def close(self) -> None:
         for token in self._tokens:
             with contextlib.suppress(Exception):

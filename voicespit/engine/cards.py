@@ -104,6 +104,12 @@ def ranks_adjacent(rank_a: int, rank_b: int) -> bool:
     return (rank_a - rank_b) % RANK_COUNT in (1, RANK_COUNT - 1)
 
 
+def ace_high_step(rank: int) -> int:
+    """0 for a two up to 12 for an ace: the order in which a player ranks cards by name
+    (ace high), as opposed to the play order, where the ace turns the corner."""
+    return (rank - 1) % RANK_COUNT
+
+
 def with_article(rank: int) -> str:
     """"a seven", "an eight", "an ace": rank names as a player says them."""
     name = RANK_NAMES[rank]
