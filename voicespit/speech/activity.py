@@ -21,9 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.signal import FRAME, to_samples
 
-FRAME_SAMPLES = SAMPLE_RATE // 100
-"""10 ms frames: short enough to time the end of speech, long enough to average noise."""
+FRAME_SAMPLES = FRAME
+"""10 ms frames, as the recognizer's endpointer uses."""
 
 FRAME_SECONDS = FRAME_SAMPLES / SAMPLE_RATE
 
@@ -102,8 +103,7 @@ class VoiceActivity:
         self._pending = data[usable:]
         if not usable:
             return
-        samples = np.frombuffer(data[:usable], dtype="<i2").astype(np.float64)
-        frames = samples.reshape(-1, FRAME_SAMPLES)
+        frames = to_samples(data[:usable]).reshape(-1, FRAME_SAMPLES)
         power = np.mean(frames * frames, axis=1) / (32768.0 * 32768.0)
         for frame_power in power.tolist():
             self._feed_frame(10.0 * math.log10(frame_power) if frame_power > 0 else _SILENCE_DB)

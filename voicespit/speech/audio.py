@@ -21,6 +21,7 @@ from voicespit.clock import Clock
 from voicespit.errors import VoiceSpitError
 from voicespit.resampling import resample
 from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.signal import to_pcm
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +87,7 @@ def read_wav(path: Path) -> tuple[bytes, str | None]:
     if rate != SAMPLE_RATE:
         samples = resample(samples, rate, SAMPLE_RATE)
         notes.append(f"resampled from {rate} Hz")
-    pcm = np.clip(np.round(samples * 32768.0), -32768, 32767).astype("<i2").tobytes()
-    return pcm, ("; ".join(notes) or None)
+    return to_pcm(samples * 32768.0), ("; ".join(notes) or None)
 
 
 def _to_float(frames: bytes, width: int) -> npt.NDArray[np.float64]:
@@ -117,7 +117,7 @@ class WavSource:
         `pcm` given: stream these 16 kHz mono samples instead of reading `path`.
         """
         self.path = path
-        self.pcm, self.conversion = read_wav(path) if pcm is None else (pcm, None)
+        self.pcm = read_wav(path)[0] if pcm is None else pcm
         self._block_bytes = 2 * max(1, round(block_seconds * SAMPLE_RATE))
         self._clock = clock
         self._closed = threading.Event()

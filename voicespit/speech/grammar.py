@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
@@ -126,9 +126,13 @@ def expand(phrasing: Phrasing, context: GrammarContext | None = None) -> Iterato
         filled = dict(zip(slot_names, values, strict=True))
         if "target" in filled and filled["target"] == filled.get("stock"):
             continue
-        words = [SLOT_WORDS[token[1:-1]][filled[token[1:-1]]] if token.startswith("{")
-                 else token for token in phrasing.tokens]
-        yield " ".join(words), Command(phrasing.verb, **filled)
+        yield _say(phrasing, filled), Command(phrasing.verb, **filled)
+
+
+def _say(phrasing: Phrasing, filled: Mapping[str, int]) -> str:
+    """The phrasing's words with each slot filled by the word for its value."""
+    return " ".join(SLOT_WORDS[token[1:-1]][filled[token[1:-1]]] if token.startswith("{")
+                    else token for token in phrasing.tokens)
 
 
 def _slot_values(name: str, context: GrammarContext | None) -> Sequence[int]:
@@ -191,9 +195,7 @@ def phrase_for(command: Command) -> str:
     filled = {slot for slot in SLOTS if getattr(command, slot) is not None}
     for phrasing in PHRASINGS:
         if phrasing.verb is command.verb and set(phrasing.slots) == filled:
-            words = [SLOT_WORDS[token[1:-1]][getattr(command, token[1:-1])]
-                     if token.startswith("{") else token for token in phrasing.tokens]
-            return " ".join(words)
+            return _say(phrasing, {slot: getattr(command, slot) for slot in phrasing.slots})
     raise ValueError(f"no phrasing says {command!r}")
 
 

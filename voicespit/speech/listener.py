@@ -74,8 +74,6 @@ class Listener:
         self.resync_limit = resync_limit
         self.errors: list[VoiceSpitError] = []
         """Every error reported, in order (also passed to `on_error`)."""
-        self.blocks_heard = 0
-        self.blocks_ignored = 0
         self.utterances_dropped = 0
         """Utterances reset because the gate closed while the player was speaking."""
         self._activity = VoiceActivity()
@@ -149,7 +147,6 @@ class Listener:
         offset = min(self._offsets)
         self._activity.feed(block.pcm)
         if not self.gate.admits(offset + block.start, offset + block.start + block.duration):
-            self.blocks_ignored += 1
             if self._feeding:
                 if self._activity.heard_speech:
                     self.utterances_dropped += 1
@@ -165,14 +162,12 @@ class Listener:
             mid_command = activity.heard_speech and (
                 activity.is_speaking or activity.trailing_quiet < self.resume_after_quiet)
             if mid_command and self._held_seconds < self.resync_limit:
-                self.blocks_ignored += 1
                 return
             self._resyncing = False
             activity.reset_utterance()
         if not self._feeding:
             self._timeline.add(self._fed_seconds, block.start)
             self._feeding = True
-        self.blocks_heard += 1
         results = self._call_recognizer(lambda: self.recognizer.accept_audio(block.pcm))
         self._fed_seconds += block.duration
         self._deliver(results)

@@ -84,7 +84,6 @@ class MicrophoneSource:
         """The device's name and how it records, once open (e.g. "USB mic, 48000 Hz -> 16 kHz")."""
         self.dropped_blocks = 0
         """Blocks thrown away because the reader fell more than `max_backlog` behind."""
-        self.overflows = 0
         """Times the driver reported lost input (the callback ran too late)."""
         self._queue: queue.Queue[tuple[float, bytes] | None] = queue.Queue(
             maxsize=max(2, math.ceil(max_backlog / block_seconds)))
@@ -190,8 +189,6 @@ class MicrophoneSource:
 
     def _on_audio(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
         # Runs on PortAudio's thread: no waiting, no exceptions.
-        if status and getattr(status, "input_overflow", False):
-            self.overflows += 1
         start = self._frames_captured / self._rate
         self._frames_captured += frames
         if not self._closed.is_set():
