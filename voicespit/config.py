@@ -101,6 +101,15 @@ def user_config_path() -> Path:
     return Path(user_config_dir(APP_NAME)) / "config.toml"
 
 
+def settings_file(explicit: Path | None) -> Path | None:
+    """The file whose settings override the defaults: the one given, else the
+    player's own if it exists, else none."""
+    if explicit is not None:
+        return explicit
+    path = user_config_path()
+    return path if path.exists() else None
+
+
 def data_directory() -> Path:
     """Where profiles live."""
     return Path(user_data_dir(APP_NAME))

@@ -142,7 +142,8 @@ def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _sentence(text: str) -> str:
+def sentence(text: str) -> str:
+    """Capitalized, and ending in a full stop unless it already ends a sentence."""
     text = _capitalized(text.strip())
     return text if text.endswith((".", "!", "?")) else text + "."
 
@@ -260,7 +261,7 @@ class Narrator:
             cue = Cue.YOUR_PLAY if player == self.seat else Cue.OPPONENT_PLAY
             line = f"{name}: {words} ({'you' if player == self.seat else 'opponent'})."
         if self.verbosity is Verbosity.TERSE:
-            text = _sentence(words)
+            text = sentence(words)
         return Announcement(text, f"pile:{PILE_NAMES[pile]}", Priority.NORMAL, cue,
                             PILE_PAN[pile], card.rank, player, line)
 
@@ -346,7 +347,7 @@ class Narrator:
         reason = refused.reason.strip()
         if refused.too_late and not reason.lower().startswith("too late"):
             reason = f"too late: {reason}"
-        return Announcement(_sentence(reason), "refusal", Priority.URGENT, Cue.REFUSED,
+        return Announcement(sentence(reason), "refusal", Priority.URGENT, Cue.REFUSED,
                             about=refused.player)
 
     def not_understood(self) -> Announcement:

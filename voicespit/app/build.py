@@ -12,8 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from voicespit.audio.announcer import Announcer, TextMirror
-from voicespit.audio.reports import SpeechSettings
+from voicespit.audio.reports import MAX_RATE, MIN_RATE, SpeechSettings
 from voicespit.audio.speaker import RecordingSpeaker, Speaker
 from voicespit.audio.tts import Voice
 from voicespit.clock import Clock, RealClock
@@ -113,7 +112,7 @@ class MatchFactory:
 def speech_settings_from(settings: Settings, profile: Profile) -> SpeechSettings:
     """Config, then what the player last chose by voice (kept in the profile)."""
     rate = int(profile.settings.get("rate", settings.output.rate))
-    speech = SpeechSettings(rate=min(max(rate, 80), 450), volume=settings.output.volume,
+    speech = SpeechSettings(rate=min(max(rate, MIN_RATE), MAX_RATE), volume=settings.output.volume,
                             earcons=settings.output.earcons)
     if settings.output.voice:
         speech.voices[None] = speech.voices[0] = Voice(settings.output.voice)
@@ -130,7 +129,3 @@ def narrator_from(settings: Settings, profile: Profile, help_text: str) -> Narra
 def text_only_speaker(speech: SpeechSettings) -> Speaker:
     """No sound at all: every announcement is printed and counts as heard at once."""
     return RecordingSpeaker(speech)
-
-
-def announcer_for(narrator: Narrator, speaker: Speaker, mirror: TextMirror) -> Announcer:
-    return Announcer(narrator, speaker, mirror)

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from voicespit.app.keys import KEYS, binding_for
+from voicespit.app.keys import KEYS
 from voicespit.app.session import Session
 
 TALK_KEY = "`"
@@ -83,9 +83,7 @@ class KeyboardInput:
             key = self._read_key(fd)
             if key is None:
                 continue
-            if key == "":
-                return
-            if key in ("\x04",):
+            if key in ("", "\x04"):  # end of input, or Ctrl-D
                 return
             if key in ("\r", "\n"):
                 self._write("\n")
@@ -97,10 +95,8 @@ class KeyboardInput:
                     self._write("\b \b")
             elif not typed and self.talk is not None and key == TALK_KEY:
                 self.talk()
-            elif not typed and key in KEYS and key != "\n":
-                binding = binding_for(key)
-                if binding is not None:
-                    self.session.handle_binding(binding)
+            elif not typed and key in KEYS:  # Enter was taken above
+                self.session.handle_binding(KEYS[key])
             elif key.isprintable():
                 typed.append(key)
                 self._write(key)

@@ -103,7 +103,8 @@ class App:
         out = self.options.stdout
         speaker, sound_note = self._speaker()
         mirror = TextMirror(out)
-        narrator = narrator_from(self.settings, self.profile, help_text())
+        spoken_help = help_text()
+        narrator = narrator_from(self.settings, self.profile, spoken_help)
         announcer = Announcer(narrator, speaker, mirror)
         pace = pace_from(self.settings.opponent.pace, self.settings.opponent.target_win_rate,
                          self.profile.opponent_seconds_per_card)
@@ -111,7 +112,7 @@ class App:
                                self.options.make_clock)
         hooks = SessionHooks(leave=self._left.set, profile_changed=self.save_profile)
         session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
-                          help_text=help_text())
+                          help_text=spoken_help)
         speaker.on_announcement_finished(session.announcement_finished)
         voice, how_to_talk = open_voice_input(self.settings, self.options.script, session, speaker)
         self.voice = voice

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from voicespit.app.keys import KEY_HELP, Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for
 from voicespit.app.stats import GameTally
 from voicespit.audio.announcer import Announcer
+from voicespit.audio.reports import MAX_RATE, MIN_RATE, RATE_STEP
 from voicespit.audio.speaker import Speaker
 from voicespit.engine import Rules
 from voicespit.engine.actions import Action
 from voicespit.engine.events import GameOver
-from voicespit.engine.state import Phase
 from voicespit.intents import ActionIntent, Control, ControlIntent, State
 from voicespit.match import Match
 from voicespit.match_events import MatchQuit, Stamped
@@ -34,8 +34,6 @@ from voicespit.speech.grammar import HELP_TOPIC_WORDS, help_text
 from voicespit.speech.parser import CommandError, parse, resolve
 
 HUMAN = 0
-RATE_STEP = 25
-RATE_RANGE = (80, 450)
 VERBOSITY_ORDER = (Verbosity.TERSE, Verbosity.NORMAL, Verbosity.FULL)
 
 
@@ -61,7 +59,6 @@ MatchFactory = Callable[[Rules, int], Match]
 class _Game:
     match: Match
     tally: GameTally
-    number: int
     ended: bool = False
 
 
@@ -103,8 +100,7 @@ class Session:
         self.announcer.present(Announcement(text, topic, priority))
 
     def greet(self, how_to_talk: str) -> None:
-        game = "Speed" if self.rules.game == "speed" else "Spit"
-        self.say(f"VoiceSpit: {game}. {how_to_talk} Say new game to start, or help.")
+        self.say(f"VoiceSpit: {self._game_name}. {how_to_talk} Say new game to start, or help.")
 
     # --------------------------------------------------------------- input
 
@@ -117,10 +113,10 @@ class Session:
         try:
             command = parse(text)
         except CommandError:
-            with self._lock:
-                if spoken:
-                    self.profile.commands_misheard += 1
-            self.announcer.present(self.announcer.narrator.not_understood())
+            if spoken:
+                self.handle_unheard()
+            else:
+                self.announcer.not_understood()
             return
         with self._lock:
             if spoken:
@@ -131,7 +127,7 @@ class Session:
         """The recognizer heard speech but could not make a command of it."""
         with self._lock:
             self.profile.commands_misheard += 1
-        self.announcer.present(self.announcer.narrator.not_understood())
+        self.announcer.not_understood()
 
     def handle_binding(self, binding: Binding) -> None:
         if isinstance(binding, CardKey):
@@ -190,11 +186,21 @@ class Session:
 
     # ------------------------------------------------------------ the game
 
+    def _game_on(self) -> _Game | None:
+        """The game being played, if one is."""
+        game = self.game
+        return game if self.mode is Mode.PLAYING and game is not None and not game.ended \
+            else None
+
+    @property
+    def _game_name(self) -> str:
+        return "Speed" if self.rules.game == "speed" else "Spit"
+
     def _live_game(self) -> _Game | None:
-        if self.mode is not Mode.PLAYING or self.game is None or self.game.ended:
+        game = self._game_on()
+        if game is None:
             self.say("No game is on. Say new game to start.")
-            return None
-        return self.game
+        return game
 
     def _move(self, game: _Game, command: Command) -> None:
         if game.ended:
@@ -221,7 +227,7 @@ class Session:
             self.announcer.answer(query, state, HUMAN)
 
     def _new_game_requested(self) -> None:
-        if self.mode is Mode.PLAYING and self.game is not None and not self.game.ended:
+        if self._game_on() is not None:
             self.say("A game is on. Say quit to stop it first.")
             return
         self.question = None
@@ -240,13 +246,12 @@ class Session:
         self.speaker.begin_match()
         self.games_started += 1
         match = self.make_match(self.rules, self.games_started)
-        game = _Game(match, GameTally(HUMAN, match.clock.now()), self.games_started)
+        game = _Game(match, GameTally(HUMAN, match.clock.now()))
         self.game = game
         self.mode = Mode.PLAYING
         self.pace.start_game()
         match.subscribe(functools.partial(self._on_event, game), inline=True)
-        name = "Speed" if self.rules.game == "speed" else "Spit"
-        self.say(f"New game of {name}, against the computer at {self._pace_words()}. "
+        self.say(f"New game of {self._game_name}, against the computer at {self._pace_words()}. "
                  "Say ready when you are.")
         match.start()
 
@@ -334,25 +339,23 @@ class Session:
         with self._lock:
             if self.question is not None:
                 self._answer(True)
-            elif self.mode is not Mode.PLAYING or self.game is None or self.game.ended:
+            elif (game := self._game_on()) is None:
                 self._new_game_requested()
             else:
-                self._move(self.game, Command(Verb.SPIT))
+                self._move(game, Command(Verb.SPIT))
 
     def _stop(self) -> None:
         with self._lock:
             if self.question is not None:
                 self._answer(False)
-            elif self.mode is Mode.PLAYING and self.game is not None and not self.game.ended:
-                paused = self.game.match.is_paused
-                self._control(self.game, Verb.RESUME if paused else Verb.PAUSE)
+            elif (game := self._game_on()) is not None:
+                self._control(game, Verb.RESUME if game.match.is_paused else Verb.PAUSE)
 
     # ------------------------------------------------------------- settings
 
     def _change_rate(self, faster: bool) -> None:
-        low, high = RATE_RANGE
         rate = self.speaker.rate + (RATE_STEP if faster else -RATE_STEP)
-        rate = max(low, min(high, rate))
+        rate = max(MIN_RATE, min(MAX_RATE, rate))
         if rate == self.speaker.rate:
             self.say("That is as fast as I speak." if faster else "That is as slow as I speak.")
             return
@@ -392,11 +395,6 @@ class Session:
             game = self.game
         if game is not None:
             game.match.close()
-
-    @property
-    def phase(self) -> Phase | None:
-        game = self.game
-        return None if game is None else game.match.snapshot().phase
 
 
 def _resolve_command(command: Command, state: State) -> Action:

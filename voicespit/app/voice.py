@@ -19,6 +19,7 @@ from voicespit.clock import Clock, RealClock
 from voicespit.config import PROJECT_ROOT, Settings
 from voicespit.errors import VoiceSpitError
 from voicespit.intents import State
+from voicespit.narration import sentence
 from voicespit.speech.audio import AudioSource
 from voicespit.speech.context import GrammarContext, context_for
 from voicespit.speech.gate import ListeningGate
@@ -163,7 +164,7 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
     except VoiceSpitError as error:
         if kind == "wav":
             raise
-        return None, f"{_sentence(str(error))} {KEYBOARD_ADVICE}"
+        return None, f"{sentence(str(error))} {KEYBOARD_ADVICE}"
     try:
         from voicespit.speech.select import make_recognizer
 
@@ -187,8 +188,3 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
                  "push_to_talk": "Press the key left of 1 before each command."}
     return voice, f"{which} Listening on {where}. {listening[settings.input.listen]}"
 
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from voicespit.app.build import validate_pace
-from voicespit.config import DEFAULT_FILE, describe, load_settings, user_config_path
+from voicespit.config import DEFAULT_FILE, describe, load_settings, settings_file, user_config_path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +26,6 @@ def run(args: argparse.Namespace) -> int:
             state = "exists" if path.exists() else "does not exist yet"
             print(f"(it {state}; every setting and its default is in {DEFAULT_FILE})")
         return 0
-    user_file = args.config or (user_config_path() if user_config_path().exists() else None)
-    settings = load_settings(user_file, validators=(validate_pace,))
+    settings = load_settings(settings_file(args.config), validators=(validate_pace,))
     print(json.dumps(describe(settings), indent=2))
     return 0

@@ -8,7 +8,7 @@ from pathlib import Path
 from voicespit.app.build import rules_from, validate_pace
 from voicespit.app.runner import App, LaunchOptions
 from voicespit.cli.arguments import positive_int, seed_value
-from voicespit.config import load_settings, user_config_path
+from voicespit.config import load_settings, settings_file, user_config_path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -55,10 +55,8 @@ def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    user_file = args.config
-    if user_file is None and user_config_path().exists():
-        user_file = user_config_path()
-    settings = load_settings(user_file, overrides_from(args), validators=(validate_pace,))
+    settings = load_settings(settings_file(args.config), overrides_from(args),
+                             validators=(validate_pace,))
     rules = rules_from(settings, args.variant)
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")
