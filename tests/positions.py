@@ -11,8 +11,11 @@ import dataclasses
 import random
 from collections.abc import Sequence
 
-from voicespit.engine import Phase, Rules, SpeedState, SpitState
+import pytest
+
+from voicespit.engine import IllegalActionError, Phase, Rules, SpeedState, SpitState
 from voicespit.engine.cards import DECK, Card
+from voicespit.engine.invariants import same_state
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -81,3 +84,13 @@ def speed_position(
     state.middle = []
     state.phase = phase
     return state
+
+
+def refused(state: SpitState | SpeedState, player: int, action: object) -> str:
+    """Apply an action that must be refused; check nothing changed; return the reason."""
+    before = state.clone()
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply(player, action)  # type: ignore[arg-type]
+    assert same_state(state, before), "a refused action changed the state"
+    assert caught.value.reason
+    return caught.value.reason

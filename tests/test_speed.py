@@ -6,12 +6,11 @@ import random
 
 import pytest
 
-from tests.positions import card, cards, speed_position
+from tests.positions import card, cards, refused, speed_position
 from voicespit.engine import (
     LEFT,
     RIGHT,
     Draw,
-    IllegalActionError,
     Phase,
     PlayCard,
     Rules,
@@ -30,15 +29,6 @@ from voicespit.engine.events import (
     SidePilesRebuilt,
     Stalemate,
 )
-from voicespit.engine.invariants import same_state
-
-
-def refused(state: SpeedState, player: int, action: object) -> str:
-    before = state.clone()
-    with pytest.raises(IllegalActionError) as caught:
-        state.apply(player, action)  # type: ignore[arg-type]
-    assert same_state(state, before), "a refused action changed the state"
-    return caught.value.reason
 
 
 def test_the_deal_side_piles_of_ten_two_middle_cards_and_fifteen_each() -> None:

@@ -6,13 +6,12 @@ import random
 
 import pytest
 
-from tests.positions import card, cards, spit_position, spit_rules
+from tests.positions import card, cards, refused, spit_position, spit_rules
 from voicespit.engine import (
     LEFT,
     RIGHT,
     ChoosePile,
     Fill,
-    IllegalActionError,
     Phase,
     Play,
     Rules,
@@ -34,19 +33,7 @@ from voicespit.engine.events import (
     ScoresChanged,
     Stalemate,
 )
-from voicespit.engine.invariants import same_state
 from voicespit.engine.spit import SpitState as _SpitState
-
-
-def refused(state: SpitState, player: int, action: object) -> str:
-    """Apply an action that must be refused; check nothing changed; return the reason."""
-    before = state.clone()
-    with pytest.raises(IllegalActionError) as caught:
-        state.apply(player, action)  # type: ignore[arg-type]
-    assert same_state(state, before), "a refused action changed the state"
-    assert caught.value.reason
-    return caught.value.reason
-
 
 # ---------------------------------------------------------------- the deal
 
