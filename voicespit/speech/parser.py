@@ -100,6 +100,14 @@ def words_of(text: str) -> list[str]:
     return re.sub(r"[^a-z0-9\[\]' ]+", " ", text.lower()).split()
 
 
+def command_in(text: str) -> Command | None:
+    """The command the words say, or None when they say none (garbage, nothing)."""
+    try:
+        return parse(text)
+    except InvalidCommandError:
+        return None
+
+
 def parse(text: str) -> Command:
     """The command the words say, or InvalidCommandError saying it was not understood."""
     words = words_of(text)

@@ -18,11 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from voicespit.speech.commands import Command
 from voicespit.speech.endpoint import EndpointSettings
 from voicespit.speech.grammar import jsgf
 from voicespit.speech.grammar import sentences as grammar_sentences
-from voicespit.speech.parser import InvalidCommandError, parse
 from voicespit.speech.recognizer import RecognizerError
 from voicespit.speech.word_graph import WordGraph
 
@@ -315,14 +313,6 @@ def _start_fresh(decoder: Any) -> None:
         warnings.simplefilter("ignore", DeprecationWarning)
         decoder.start_stream()
     decoder.start_utt()
-
-
-def meaning(text: str) -> Command | None:
-    """The command a hypothesis names, or None for garbage or nothing."""
-    try:
-        return parse(text)
-    except InvalidCommandError:
-        return None
 
 
 def _log(score: float) -> float:

@@ -37,11 +37,11 @@ import numpy as np
 
 from voicespit.speech.endpoint import FrameEvent, SpeechDetector
 from voicespit.speech.grammar import sentences as grammar_sentences
+from voicespit.speech.parser import command_in
 from voicespit.speech.pocketsphinx_engine import (
     Decoded,
     DecoderPair,
     PocketSphinxSettings,
-    meaning,
 )
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.second_opinion import SecondOpinion
@@ -215,7 +215,7 @@ class PocketSphinxRecognizer:
             # No child, or it could not answer: the same decode here, only later.
             other = self._engine.decode(self._second_audio(),
                                         measure_margin=lambda text: False).text
-        return dataclasses.replace(decoded, disputed=meaning(other) != meaning(decoded.text))
+        return dataclasses.replace(decoded, disputed=command_in(other) != command_in(decoded.text))
 
     def _second_audio(self) -> bytes:
         raw = np.concatenate(self._utterance)

@@ -22,7 +22,7 @@ from pathlib import Path
 from voicespit.errors import VoiceSpitError
 from voicespit.speech.audio import BLOCK_SECONDS, AudioInputError, read_wav
 from voicespit.speech.commands import Command
-from voicespit.speech.parser import InvalidCommandError, parse
+from voicespit.speech.parser import InvalidCommandError, command_in, parse
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, Recognizer
 
 
@@ -165,9 +165,8 @@ def _decide(result: FileResult, finals: list[tuple[Recognition, float]]) -> None
     for recognition, done in finals:
         if recognition.rejected or not recognition.text:
             continue
-        try:
-            command = parse(recognition.text)
-        except InvalidCommandError:
+        command = command_in(recognition.text)
+        if command is None:
             continue
         result.commands.append(command)
         if result.command is None:
