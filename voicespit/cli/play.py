@@ -21,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="where commands come from (default: auto)")
     parser.add_argument("--script", type=Path, metavar="FILE",
                         help="with --input wav: lines of 'SECONDS FILE.wav' to speak")
-    parser.add_argument("--recognizer", choices=("auto", "vosk", "pocketsphinx"))
+    parser.add_argument("--recognizer", choices=("auto", "vosk", "whisper", "pocketsphinx"))
     parser.add_argument("--listen", choices=("echo_guard", "headphones", "push_to_talk"),
                         help="when to listen (default: not while the game speaks)")
     parser.add_argument("--voice", metavar="NAME", help="text-to-speech voice")

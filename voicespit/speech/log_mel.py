@@ -74,4 +74,4 @@ def log_mel(samples: npt.NDArray[np.floating]) -> Floats:
     mel = mel_filters() @ power[:-1].T
     log_spec = np.log10(np.maximum(mel, 1e-10))
     log_spec = np.maximum(log_spec, log_spec.max() - DYNAMIC_RANGE)
-    return ((log_spec + 4.0) / 4.0).astype(np.float32)
+    return np.asarray((log_spec + 4.0) / 4.0, dtype=np.float32)

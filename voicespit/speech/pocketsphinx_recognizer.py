@@ -30,7 +30,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -104,6 +104,9 @@ class PocketSphinxRecognizer:
         self._engine.use_sentences(sentences)
         if self._second_opinion is not None:
             self._second_opinion.use_sentences(sentences)
+
+    def set_prior(self, preferred: Collection[str]) -> None:
+        """A grammar decoder cannot weigh sentences: it hears every phrase alike."""
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
         data = self._pending + pcm

@@ -22,8 +22,10 @@ Pure numpy: the weights come from `ct2_weights.ModelFile`, in float32.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -136,7 +138,76 @@ class Decoder:
         self.column = {int(token): index for index, token in enumerate(self.output_tokens)}
 
     def embed(self, tokens: npt.NDArray[np.int64], position: int) -> Floats:
-        return self.embedding_table.rows(tokens) + self.positions[position]
+        return np.asarray(self.embedding_table.rows(tokens) + self.positions[position],
+                          dtype=np.float32)
+
+    def audio_attention(self, encoded: Floats) -> list[tuple[Floats, Floats]]:
+        """Per layer, the cross-attention keys and values of one utterance's encoder output:
+        they depend only on the audio, so they are computed once per utterance."""
+        frames = encoded.shape[0]
+        head_width = self.width // self.heads
+        cross = []
+        for layer in self.layers:
+            key_value = layer.cross_key_value(encoded)
+            keys = key_value[:, :self.width].reshape(frames, self.heads, head_width)
+            values = key_value[:, self.width:].reshape(frames, self.heads, head_width)
+            cross.append((np.ascontiguousarray(keys.transpose(1, 2, 0)),
+                          np.ascontiguousarray(values.transpose(1, 0, 2))))
+        return cross
+
+    def step(self, x: Floats, cross: list[tuple[Floats, Floats]], self_keys: list[Floats],
+             self_values: list[Floats], nodes: npt.NDArray[np.int64],
+             paths: npt.NDArray[np.int64]) -> Floats:
+        """One decoder step for a batch of positions: their input embeddings `x`, the rows
+        `nodes` to store their keys and values in, and `paths`, each one's rows from the
+        start up to itself. Returns the restricted logits of the token after each."""
+        batch, length = paths.shape
+        width, heads = self.width, self.heads
+        head_width = width // heads
+        scale = np.float32(head_width ** -0.5)
+        for index, layer in enumerate(self.layers):
+            qkv = layer.self_qkv(layer.self_norm(x))
+            self_keys[index][nodes] = qkv[:, width:2 * width]
+            self_values[index][nodes] = qkv[:, 2 * width:]
+            own = qkv[:, :width].reshape(batch, heads, 1, head_width) * scale
+            keys = self_keys[index][paths].reshape(batch, length, heads, head_width)
+            values = self_values[index][paths].reshape(batch, length, heads, head_width)
+            weights = _softmax(own @ keys.transpose(0, 2, 3, 1))  # batch, heads, 1, path
+            attended = (weights @ values.transpose(0, 2, 1, 3)).reshape(batch, width)
+            x = x + layer.self_out(attended)
+            cross_keys, cross_values = cross[index]
+            query = layer.cross_query(layer.cross_norm(x)) * scale
+            query = query.reshape(batch, heads, head_width).transpose(1, 0, 2)
+            weights = _softmax(query @ cross_keys)  # heads, batch, frames
+            attended = (weights @ cross_values).transpose(1, 0, 2).reshape(batch, width)
+            x = x + layer.cross_out(attended)
+            x = x + layer.ffn_out(_gelu(layer.ffn_in(layer.ffn_norm(x))))
+        return np.asarray(self.final_norm(x) @ self.output, dtype=np.float32)
+
+    def greedy(self, encoded: Floats, start: Sequence[int], end_of_text: int,
+               most_tokens: int = 16) -> tuple[list[int], float]:
+        """What the audio sounds like unconstrained: the greedy transcription (within the
+        restricted vocabulary) and its log-probability, end of text included."""
+        cross = self.audio_attention(encoded)
+        size = len(start) + most_tokens
+        keys = [np.zeros((size, self.width), np.float32) for _ in self.layers]
+        values = [np.zeros((size, self.width), np.float32) for _ in self.layers]
+        tokens = list(start)
+        total = 0.0
+        for position in range(size):
+            x = self.embed(np.asarray(tokens[position:position + 1]), position)
+            logits = self.step(x, cross, keys, values, np.asarray([position]),
+                               np.arange(position + 1)[None, :])[0]
+            if position < len(start) - 1:
+                continue
+            top = float(logits.max())
+            normaliser = top + math.log(float(np.exp(logits - top).sum()))
+            choice = int(self.output_tokens[int(np.argmax(logits))])
+            total += top - normaliser
+            if choice == end_of_text or position == size - 1:
+                break
+            tokens.append(choice)
+        return tokens[len(start):], total
 
     @staticmethod
     def _layer(model: ModelFile, scope: str) -> _Layer:
@@ -233,20 +304,13 @@ class TokenTrie:
         behind can only fall further): their sentences score -inf. The best sentence
         and every one within `within` of it are exact.
         """
-        heads = decoder.heads
         width = decoder.width
-        head_width = width // heads
-        scale = np.float32(head_width ** -0.5)
-        frames = encoded.shape[0]
         bonus = np.zeros(len(self.paths)) if bonus is None else np.asarray(bonus, dtype=np.float64)
-        most_bonus = float(bonus.max(initial=0.0))
-        # Cross-attention keys and values depend only on the audio: once per utterance.
-        cross = []
-        for layer in decoder.layers:
-            key_value = layer.cross_key_value(encoded)
-            keys = key_value[:, :width].reshape(frames, heads, head_width).transpose(1, 2, 0)
-            values = key_value[:, width:].reshape(frames, heads, head_width).transpose(1, 0, 2)
-            cross.append((np.ascontiguousarray(keys), np.ascontiguousarray(values)))
+        # The most any sentence below each node can gain from its bonus, for pruning.
+        reach = np.zeros(self.size)
+        for sentence, nodes_of in enumerate(self.paths):
+            np.maximum.at(reach, nodes_of, bonus[sentence])
+        cross = decoder.audio_attention(encoded)
         self_keys = [np.zeros((self.size, width), np.float32) for _ in decoder.layers]
         self_values = [np.zeros((self.size, width), np.float32) for _ in decoder.layers]
         log_probability = np.zeros(self.size)  # of each node's token given its parent
@@ -256,7 +320,7 @@ class TokenTrie:
         best_sentence = -np.inf
         for level, all_nodes in enumerate(self.levels):
             reachable = decoded[self.parents[all_nodes]] | (level == 0)
-            hopeful = prefix[all_nodes] + most_bonus >= best_sentence - within
+            hopeful = prefix[all_nodes] + reach[all_nodes] >= best_sentence - within
             chosen = reachable & hopeful
             nodes = all_nodes[chosen]
             if not len(nodes):
@@ -265,24 +329,7 @@ class TokenTrie:
             path = self.ancestry[level][chosen]
             batch = len(nodes)
             x = decoder.embed(self.tokens[nodes], level)
-            for index, layer in enumerate(decoder.layers):
-                qkv = layer.self_qkv(layer.self_norm(x))
-                self_keys[index][nodes] = qkv[:, width:2 * width]
-                self_values[index][nodes] = qkv[:, 2 * width:]
-                query = qkv[:, :width].reshape(batch, heads, 1, head_width) * scale
-                keys = self_keys[index][path].reshape(batch, level + 1, heads, head_width)
-                values = self_values[index][path].reshape(batch, level + 1, heads, head_width)
-                weights = _softmax(query @ keys.transpose(0, 2, 3, 1))  # batch, heads, 1, path
-                attended = (weights @ values.transpose(0, 2, 1, 3)).reshape(batch, width)
-                x = x + layer.self_out(attended)
-                cross_keys, cross_values = cross[index]
-                query = layer.cross_query(layer.cross_norm(x)) * scale
-                query = query.reshape(batch, heads, head_width).transpose(1, 0, 2)
-                weights = _softmax(query @ cross_keys)  # heads, batch, frames
-                attended = (weights @ cross_values).transpose(1, 0, 2).reshape(batch, width)
-                x = x + layer.cross_out(attended)
-                x = x + layer.ffn_out(_gelu(layer.ffn_in(layer.ffn_norm(x))))
-            logits = decoder.final_norm(x) @ decoder.output
+            logits = decoder.step(x, cross, self_keys, self_values, nodes, path)
             top = logits.max(axis=1, keepdims=True)
             normaliser = top[:, 0] + np.log(np.exp(logits - top).sum(axis=1))
             # Scatter each child's log-probability from its parent's row.
@@ -301,7 +348,8 @@ class TokenTrie:
                 best_sentence = max(best_sentence, prefix[node] + self.bonus_of_end(node, bonus))
         totals = np.full(len(self.paths), -np.inf)
         deficits = np.full(len(self.paths), np.inf)
-        for sentence, path in enumerate(self.paths):
+        for sentence, nodes_of in enumerate(self.paths):
+            path = np.asarray(nodes_of)
             if decoded[self.parents[path[-1]]]:
                 totals[sentence] = prefix[path[-1]] + bonus[sentence]
                 deficits[sentence] = (best[path] - log_probability[path]).sum()
@@ -311,7 +359,7 @@ class TokenTrie:
         return float(bonus[self._sentence_of_end[node]])
 
 
-def _softmax(scores: Floats) -> Floats:
+def _softmax(scores: npt.NDArray[np.floating[Any]]) -> Floats:
     shifted = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return np.asarray(shifted / shifted.sum(axis=-1, keepdims=True), dtype=np.float32)
 

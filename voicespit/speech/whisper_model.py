@@ -48,7 +48,15 @@ COMMON_TOKENS = 3000
 
 
 class WhisperModelError(ModelError):
-    """No usable Whisper model: missing, damaged, or not a Whisper model."""
+    """No usable Whisper model: missing, damaged, or not a Whisper model.
+
+    The message is fit to speak (no paths); `detail` says where and what, for logs
+    and `voicespit models list`.
+    """
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
 
 
 def shipped_model_dir() -> Path | None:
@@ -79,22 +87,24 @@ def check_whisper_folder(path: Path) -> ModelFile:
     checksum that does not match, or a file that is not a CTranslate2 Whisper model.
     """
     if not path.is_dir():
-        raise WhisperModelError("the speech model is not installed")
+        raise WhisperModelError("the Whisper speech model is not installed")
     missing = [name for name in REQUIRED_FILES if not (path / name).is_file()]
     if missing:
-        raise WhisperModelError(f"the speech model at {path} is incomplete: "
-                                f"{', '.join(missing)} missing")
+        raise WhisperModelError("the Whisper speech model is incomplete",
+                                f"{path} lacks {', '.join(missing)}")
     expected = _expected_checksum(path)
     if expected is not None and sha256_of(path / "model.bin") != expected:
-        raise WhisperModelError("the speech model is damaged or not the one expected "
-                                "(its checksum does not match): install it again")
+        raise WhisperModelError("the Whisper speech model is damaged: install it again",
+                                f"the checksum of {path / 'model.bin'} does not match")
     try:
         model_file = ModelFile(path / "model.bin")
     except ModelFileError as error:
-        raise WhisperModelError(f"the speech model is damaged: {error}") from None
+        raise WhisperModelError("the Whisper speech model is damaged: install it again",
+                                str(error)) from None
     if model_file.spec != "WhisperSpec":
         model_file.close()
-        raise WhisperModelError(f"the model at {path} is not a Whisper model")
+        raise WhisperModelError("the speech model given is not a Whisper model",
+                                f"{path} holds a {model_file.spec}")
     return model_file
 
 
@@ -108,6 +118,28 @@ def _expected_checksum(path: Path) -> str | None:
         return None
     value = recorded.get("sha256") if isinstance(recorded, dict) else None
     return value if isinstance(value, str) else None
+
+
+_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+            "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+
+
+def written_forms(sentence: str) -> tuple[str, ...]:
+    """The ways Whisper may write a command sentence: as said ("seven on left"), as a
+    sentence ("Seven on left."), and with numbers as digits ("7 on left", "7 on left.").
+
+    Whisper learnt from subtitles, which write numbers in digits and sentences with a
+    capital and a full stop; scoring only the bare words made a clear "nine" lose to
+    "no" and "slap right" to "yes".
+    """
+    words = sentence.split()
+    digits = " ".join(_NUMBERS.get(word, word) for word in words)
+    forms = []
+    for text in (sentence, digits):
+        forms.append(text)
+        capital = " ".join("I" if word == "i" else word for word in text.split())
+        forms.append(capital[:1].upper() + capital[1:] + ".")
+    return tuple(dict.fromkeys(forms))
 
 
 @dataclass
@@ -124,7 +156,8 @@ class WhisperModel:
     decoder: Decoder
 
     @classmethod
-    def load(cls, path: Path | None = None, *, threads: int | None = None) -> WhisperModel:
+    def load(cls, path: Path | None = None, *, threads: int | None = None,
+             compute_type: str = "int8") -> WhisperModel:
         """Load the folder `path` (default: the shipped tiny.en).
 
         Raises WhisperModelError (never a traceback from below) when it cannot.
@@ -132,7 +165,7 @@ class WhisperModel:
         if path is None:
             path = shipped_model_dir()
             if path is None:
-                raise WhisperModelError("the speech model package is not installed")
+                raise WhisperModelError("the Whisper speech model is not installed")
         model_file = check_whisper_folder(path)
         try:
             tokenizer = Tokenizer.load(path)
@@ -145,12 +178,13 @@ class WhisperModel:
             start.append(tokenizer.special(NO_TIMESTAMPS))
             decoder = Decoder(model_file, range(min(COMMON_TOKENS, end_of_text)))
         except (TokenizerError, ModelFileError) as error:
-            raise WhisperModelError(f"the speech model at {path} cannot be used: {error}") from None
-        encoder = _load_encoder(path, threads)
+            raise WhisperModelError("the Whisper speech model is damaged: install it again",
+                                    f"{path}: {error}") from None
+        encoder = _load_encoder(path, threads, compute_type)
         return cls(path, tokenizer, tuple(start), end_of_text, encoder, model_file, decoder)
 
     def sentence_tokens(self, sentences: Iterable[str]) -> list[tuple[int, ...]]:
-        """Each sentence as the decoder should see it: " seven on left"."""
+        """Each text as the decoder should see it, after a space: " seven on left"."""
         return [self.tokenizer.encode(" " + sentence) for sentence in sentences]
 
     def decoder_for(self, token_lists: Iterable[tuple[int, ...]]) -> Decoder:
@@ -168,18 +202,18 @@ class WhisperModel:
 
         batch = ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))
         output = self.encoder.encode(batch, to_cpu=True)
-        return np.asarray(output, dtype=np.float32)[0]
+        return np.ascontiguousarray(np.asarray(output, dtype=np.float32)[0], dtype=np.float32)
 
 
-def _load_encoder(path: Path, threads: int | None) -> Any:
+def _load_encoder(path: Path, threads: int | None, compute_type: str) -> Any:
     try:
         import ctranslate2
     except ImportError:
-        raise WhisperModelError("the speech engine (CTranslate2) is not installed") from None
+        raise WhisperModelError("the Whisper engine is not installed") from None
     threads = threads or min(2, os.cpu_count() or 1)
     try:
-        return ctranslate2.models.Whisper(str(path), device="cpu", compute_type="int8",
+        return ctranslate2.models.Whisper(str(path), device="cpu", compute_type=compute_type,
                                           intra_threads=threads)
     except (RuntimeError, ValueError, OSError) as error:
-        raise WhisperModelError(f"the speech model at {path} could not be loaded ({error})") \
-            from None
+        raise WhisperModelError("the Whisper speech model could not be loaded",
+                                f"{path}: {error}") from None

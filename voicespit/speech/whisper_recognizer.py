@@ -38,7 +38,7 @@ from voicespit.speech.parser import command_in
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.sentence_scorer import Decoder, TokenTrie
 from voicespit.speech.signal import FRAME, Samples, speech_band_energy_db, to_samples
-from voicespit.speech.whisper_model import WhisperModel
+from voicespit.speech.whisper_model import WhisperModel, written_forms
 from voicespit.speech.word_graph import proper_prefixes
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
@@ -57,10 +57,18 @@ class WhisperSettings:
     deficit_per_token: float = 4.0
     """Most log-probability per token the best sentence may fall below the model's
     own best guess at each step (more: chatter, refused)."""
+    unconstrained_gap: float = 6.0
+    """Most log-probability the best sentence may fall below Whisper's own free
+    (greedy) transcription of the same audio (more: not a command, refused)."""
+    token_bonus: float = 0.0
+    """Log-probability added per token of a sentence: with a short window Whisper will
+    write "5." for "move one to five", skipping words; this pays for each word said."""
     prior_bonus: float = 0.5
     """Log-probability added to the sentences the game state prefers."""
     prune_within: float = 8.0
     """Branches further than this behind the best sentence are not decoded."""
+    written_forms: bool = True
+    """Also score each sentence as Whisper would write it ("7 on left.", `written_forms`)."""
     threads: int | None = None
     """Threads for the encoder (None: up to two); our decoder uses one."""
 
@@ -74,6 +82,7 @@ class Scored:
     confidence: float
     margin: float
     deficit_per_token: float
+    unconstrained_gap: float
     could_go_on: bool
     """Some longer sentence begins with this one (wait before acting on it)."""
 
@@ -109,17 +118,23 @@ class WhisperRecognizer:
                                        if p.split() and p != "[unk]"))
         if not sentences:
             raise RecognizerError("the recognizer needs at least one phrase to listen for")
-        tokens = self.model.sentence_tokens(sentences)
+        # Each text the trie scores, and the sentence it is a way of writing.
+        texts: list[str] = []
+        self._sentence_of: list[int] = []
+        for index, sentence in enumerate(sentences):
+            forms = written_forms(sentence) if self.settings.written_forms else (sentence,)
+            texts += forms
+            self._sentence_of += [index] * len(forms)
+        tokens = self.model.sentence_tokens(texts)
         self._decoder: Decoder = self.model.decoder_for(tokens)
         self._trie = TokenTrie(self.model.start_sequence, tokens, self.model.end_of_text)
         self._sentences = sentences
         self._prefixes = proper_prefixes(sentences)
-        commands = [command_in(sentence) for sentence in sentences]
-        keys = [repr(command) if command is not None else sentence
-                for command, sentence in zip(commands, sentences, strict=True)]
         groups: dict[str, list[int]] = {}
-        for index, key in enumerate(keys):
-            groups.setdefault(key, []).append(index)
+        for text, sentence in enumerate(self._sentence_of):
+            command = command_in(sentences[sentence])
+            groups.setdefault(repr(command) if command is not None else sentences[sentence],
+                              []).append(text)
         self._groups = [np.asarray(members) for members in groups.values()]
         self._bonus = self._bonus_for(self._preferred)
 
@@ -204,6 +219,8 @@ class WhisperRecognizer:
             # busy two-core machine made the same work ten times slower.
             scores = self._trie.score(self._decoder, encoded, bonus=self._bonus,
                                       within=settings.prune_within)
+            _, free = self._decoder.greedy(encoded, self.model.start_sequence,
+                                           self.model.end_of_text)
         totals = scores.log_probability
         pooled = np.asarray([_log_sum(totals[members]) for members in self._groups])
         order = np.argsort(-pooled)
@@ -215,15 +232,20 @@ class WhisperRecognizer:
         confidence = float(1.0 / np.exp(finite - pooled[order[0]]).sum())
         tokens = len(self._trie.paths[best])
         deficit = float(scores.deficit[best]) / tokens
-        sentence = self._sentences[best]
-        accepted = margin >= settings.margin and deficit <= settings.deficit_per_token
-        return Scored(sentence, accepted, confidence, margin, deficit,
+        sentence = self._sentences[self._sentence_of[best]]
+        gap = free - float(totals[best] - self._bonus[best])
+        accepted = margin >= settings.margin and deficit <= settings.deficit_per_token \
+            and gap <= settings.unconstrained_gap
+        return Scored(sentence, accepted, confidence, margin, deficit, gap,
                       could_go_on=sentence in self._prefixes)
 
     def _bonus_for(self, preferred: frozenset[str]) -> np.ndarray:
         bonus = self.settings.prior_bonus
-        return np.asarray([bonus if sentence in preferred else 0.0
-                           for sentence in self._sentences])
+        per_token = self.settings.token_bonus
+        return np.asarray([(bonus if self._sentences[sentence] in preferred else 0.0)
+                           + per_token * len(path)
+                           for sentence, path in zip(self._sentence_of, self._trie.paths,
+                                                     strict=True)])
 
     def _final(self, answer: Scored) -> Recognition:
         start = self._utterance_start * FRAME_SECONDS
@@ -236,7 +258,8 @@ class WhisperRecognizer:
                            emitted_at=self._frames_fed * FRAME_SECONDS,
                            rejected=not answer.accepted,
                            scores={"margin": answer.margin,
-                                   "deficit_per_token": answer.deficit_per_token})
+                                   "deficit_per_token": answer.deficit_per_token,
+                                   "unconstrained_gap": answer.unconstrained_gap})
 
 
 def _log_sum(values: np.ndarray) -> float:

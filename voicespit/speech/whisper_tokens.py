@@ -10,6 +10,7 @@ Hugging Face `tokenizers` library's answer for the same file.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -96,20 +97,19 @@ class Tokenizer:
         return tuple(ids)
 
     def _merge(self, word: str) -> list[str]:
+        """Apply the merges in rank order until none applies (the BPE algorithm)."""
         parts = list(word)
         while len(parts) > 1:
-            pairs = [(self._ranks.get((a, b)), index)
-                     for index, (a, b) in enumerate(zip(parts, parts[1:], strict=False))]
-            ranked = [(rank, index) for rank, index in pairs if rank is not None]
+            ranked = [(self._ranks[pair], pair) for pair in itertools.pairwise(parts)
+                      if pair in self._ranks]
             if not ranked:
                 break
-            best = min(ranked)[0]
+            first, second = min(ranked)[1]
             merged: list[str] = []
             index = 0
             while index < len(parts):
-                if index + 1 < len(parts) and self._ranks.get(
-                        (parts[index], parts[index + 1])) == best:
-                    merged.append(parts[index] + parts[index + 1])
+                if parts[index] == first and index + 1 < len(parts) and parts[index + 1] == second:
+                    merged.append(first + second)
                     index += 2
                 else:
                     merged.append(parts[index])
