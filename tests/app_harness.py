@@ -21,7 +21,7 @@ from voicespit.clock import FakeClock
 from voicespit.engine import Phase, Rules
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES
-from voicespit.engine.cards import RANK_NAMES
+from voicespit.engine.cards import RANK_NAMES, Card
 from voicespit.engine.speed import SpeedState
 from voicespit.intents import State
 from voicespit.match_settings import MatchSettings
@@ -75,15 +75,17 @@ class WordPlayer:
     """Plays seat 0 by saying commands every `delay` seconds of game time.
 
     `say` is how the words reach the game: typed, or spoken and recognized.
-    `mistakes` is the share of turns on which it names a card that fits nowhere.
+    `mistakes` is the share of turns on which it names a card that fits nowhere;
+    `unheld` the share on which it names a rank it does not hold at all.
     """
 
     def __init__(self, harness: Harness, say: Callable[[str], None], *, delay: float = 1.5,
-                 mistakes: float = 0.05, seed: int = 1) -> None:
+                 mistakes: float = 0.05, unheld: float = 0.0, seed: int = 1) -> None:
         self.harness = harness
         self.say = say
         self.delay = delay
         self.mistakes = mistakes
+        self.unheld = unheld
         self.rng = random.Random(seed)
         self.said: list[str] = []
         self._readied_round: int | None = None
@@ -115,6 +117,11 @@ class WordPlayer:
         if phase is not Phase.PLAY:
             return None
         plays = [a for a in state.legal_actions(0) if isinstance(a, act.Play | act.PlayCard)]
+        if self.rng.random() < self.unheld:
+            missing = sorted(set(range(len(RANK_NAMES))) - {card.rank for card in held(state)})
+            if missing:
+                pile = self.rng.choice(sorted(state.piles_in_use))
+                return f"{RANK_NAMES[self.rng.choice(missing)]} on {PILE_NAMES[pile]}"
         if self.rng.random() < self.mistakes:
             wrong = self._misfit(state)
             if wrong is not None:
@@ -134,14 +141,18 @@ class WordPlayer:
     def _misfit(self, state: State) -> str | None:
         """A card the player holds, named onto a pile it does not fit."""
         accepts = state.rules.accepts
-        if isinstance(state, SpeedState):
-            cards = list(state.hands[0])
-        else:
-            cards = [top for slot in range(len(state.stocks[0]))
-                     if (top := state.stock_top(0, slot)) is not None]
+        cards = held(state)
         for pile in state.piles_in_use:
             top = state.pile_top(pile)
             for card in cards:
                 if top is not None and not accepts[top.index][card.index]:
                     return f"{RANK_NAMES[card.rank]} on {PILE_NAMES[pile]}"
         return None
+
+
+def held(state: State) -> list[Card]:
+    """The cards seat 0 can name: its hand in Speed, its face-up stockpile tops in Spit."""
+    if isinstance(state, SpeedState):
+        return list(state.hands[0])
+    return [top for slot in range(len(state.stocks[0]))
+            if (top := state.stock_top(0, slot)) is not None]

@@ -30,11 +30,25 @@ def test_the_issue_s_example_plays_and_round_commands_are_in_the_language() -> N
         assert example in grammar.sentences()
 
 
-def test_the_words_the_grammar_replaced_still_parse_when_typed() -> None:
-    for old, new in (("flip", "turn over"), ("flip three", "turn over three"),
-                     ("left", "what's on left"), ("piles", "show piles"),
-                     ("faster", "speed up"), ("score", "score please"), ("quit", "quit game"),
-                     ("help", "what can I say"), ("pause", "pause game")):
+def test_the_natural_words_are_in_the_language_and_mean_the_canonical_commands() -> None:
+    # Issue 10's list of what players say unprompted.
+    for natural, canonical in (
+            ("help", "what can i say"), ("pause", "pause game"), ("resume", "continue"),
+            ("quit", "quit game"), ("flip", "turn over"), ("flip three", "turn over three"),
+            ("faster", "speed up"), ("slower", "slow down"), ("repeat", "say again"),
+            ("score", "score please"), ("seven on the left", "seven on left"),
+            ("put the seven on the left", "seven on left"), ("king to the right", "king on right"),
+            ("slap the left pile", "slap left"), ("what's on the left pile", "what's on left"),
+            ("show me the piles", "show piles"), ("how many cards are left", "how many cards"),
+            ("yeah", "yes"), ("nope", "no"), ("i'm ready", "ready")):
+        assert natural in grammar.sentences(), natural
+        assert parse(natural) == parse(canonical)
+        assert str(parse(natural)) == canonical, "the canonical phrase stays the short one"
+
+
+def test_the_words_the_grammar_left_out_still_parse_when_typed() -> None:
+    for old, new in (("left", "what's on left"), ("piles", "show piles"),
+                     ("count", "how many cards")):
         assert old not in grammar.sentences()
         assert parse(old) == parse(new)
 

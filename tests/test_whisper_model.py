@@ -118,3 +118,21 @@ def test_a_setting_points_at_another_whisper_folder(tmp_path: Path) -> None:
                                       whisper_model="my-whisper")
     assert isinstance(recognizer, WhisperRecognizer) and recognizer.model.path == folder
     assert why == "Using Whisper, as asked."
+
+
+def test_models_install_accepts_a_faster_whisper_folder(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from voicespit.cli import main
+
+    folder = copy_model(tmp_path / "downloaded" / "faster-whisper-tiny.en")
+    models = tmp_path / "models"
+    assert main(["models", "install", str(folder), "--models-dir", str(models)]) == 0
+    assert "whisper_model = \"faster-whisper-tiny.en\"" in capsys.readouterr().out
+    installed = models / "faster-whisper-tiny.en"
+    recorded = json.loads((installed / METADATA_FILE).read_text())
+    assert recorded["sha256"] == SHIPPED_SHA256
+    assert main(["models", "list", "--models-dir", str(models)]) == 0
+    assert "a Whisper model" in capsys.readouterr().out
+    recognizer, _ = make_recognizer("auto", models_dir=models,
+                                    whisper_model="faster-whisper-tiny.en")
+    assert isinstance(recognizer, WhisperRecognizer)

@@ -7,7 +7,6 @@ espeak-ng commands and chatter, and the bad input a player's machine can give.
 
 from __future__ import annotations
 
-import shutil
 import wave
 from pathlib import Path
 
@@ -80,7 +79,7 @@ def test_a_rank_the_prior_does_not_favour_is_still_heard_as_itself(
     recognizer = WhisperRecognizer(whisper_model)
     # The table favours every play but sevens (the player holds no seven).
     recognizer.set_prior([sentence for sentence in sentences()
-                          if (command := parse(sentence)).rank not in (None, 6)])
+                          if parse(sentence).rank not in (None, 6)])
     assert transcribe(recognizer, said).commands == [Command.play(6, 0)]
 
 

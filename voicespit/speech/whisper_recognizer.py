@@ -52,15 +52,17 @@ class WhisperSettings:
         pause_frames=8, settle_frames=16, end_frames=35))
     trailing_silence: float = 0.3
     """Seconds of digital silence added after the audio before encoding."""
-    margin: float = 1.5
+    margin: float = 1.25
     """Least log-probability between the best command and the runner-up to accept it."""
-    deficit_per_token: float = 4.0
+    deficit_per_token: float = 2.5
     """Most log-probability per token the best sentence may fall below the model's
     own best guess at each step (more: chatter, refused)."""
-    unconstrained_gap: float = 6.0
+    unconstrained_gap: float | None = None
     """Most log-probability the best sentence may fall below Whisper's own free
-    (greedy) transcription of the same audio (more: not a command, refused)."""
-    token_bonus: float = 0.0
+    (greedy) transcription of the same audio (more: not a command, refused). None:
+    not checked (on the tuning split the deficit turned away the same chatter, and
+    the free decode costs a decode of its own)."""
+    token_bonus: float = 1.0
     """Log-probability added per token of a sentence: with a short window Whisper will
     write "5." for "move one to five", skipping words; this pays for each word said."""
     prior_bonus: float = 0.5
@@ -131,10 +133,10 @@ class WhisperRecognizer:
         self._sentences = sentences
         self._prefixes = proper_prefixes(sentences)
         groups: dict[str, list[int]] = {}
-        for text, sentence in enumerate(self._sentence_of):
-            command = command_in(sentences[sentence])
-            groups.setdefault(repr(command) if command is not None else sentences[sentence],
-                              []).append(text)
+        for form, owner in enumerate(self._sentence_of):
+            command = command_in(sentences[owner])
+            groups.setdefault(repr(command) if command is not None else sentences[owner],
+                              []).append(form)
         self._groups = [np.asarray(members) for members in groups.values()]
         self._bonus = self._bonus_for(self._preferred)
 
@@ -219,8 +221,10 @@ class WhisperRecognizer:
             # busy two-core machine made the same work ten times slower.
             scores = self._trie.score(self._decoder, encoded, bonus=self._bonus,
                                       within=settings.prune_within)
-            _, free = self._decoder.greedy(encoded, self.model.start_sequence,
-                                           self.model.end_of_text)
+            free = None
+            if settings.unconstrained_gap is not None:
+                free = self._decoder.greedy(encoded, self.model.start_sequence,
+                                            self.model.end_of_text)[1]
         totals = scores.log_probability
         pooled = np.asarray([_log_sum(totals[members]) for members in self._groups])
         order = np.argsort(-pooled)
@@ -233,9 +237,9 @@ class WhisperRecognizer:
         tokens = len(self._trie.paths[best])
         deficit = float(scores.deficit[best]) / tokens
         sentence = self._sentences[self._sentence_of[best]]
-        gap = free - float(totals[best] - self._bonus[best])
+        gap = math.nan if free is None else free - float(totals[best] - self._bonus[best])
         accepted = margin >= settings.margin and deficit <= settings.deficit_per_token \
-            and gap <= settings.unconstrained_gap
+            and (settings.unconstrained_gap is None or gap <= settings.unconstrained_gap)
         return Scored(sentence, accepted, confidence, margin, deficit, gap,
                       could_go_on=sentence in self._prefixes)
 
