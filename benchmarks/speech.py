@@ -156,7 +156,7 @@ def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None =
 def header(conditions: list[str]) -> str:
     names = " | ".join(conditions)
     return (f"| configuration | {names} | wrong | reject | chatter FA | p50 ms | p95 ms | RTF "
-            f"| RSS MB | load s |\n|---|{'---:|' * (len(conditions) + 9)}")
+            f"| RSS MB | load s |\n|---|{'---:|' * (len(conditions) + 8)}")
 
 
 def main() -> None:

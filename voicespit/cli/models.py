@@ -85,7 +85,7 @@ def _list(models_dir: Path, *, as_json: bool) -> int:
                               "used_by_auto": model.path == chosen}))
         return 0
     if not models:
-        print(f"no models installed in {models_dir}; PocketSphinx (built in) will be used. "
+        print(f"no models installed in {models_dir}; Whisper tiny.en (built in) will be used. "
               "See README: Installing an English Vosk model")
         return 0
     print(f"models in {models_dir}:")
