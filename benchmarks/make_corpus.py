@@ -231,6 +231,11 @@ def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
                 timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
                 voices.append(f"{relative}\t{utterance.voice}\t{utterance.rate}")
     (directory / "voices.tsv").write_text("\n".join(voices) + "\n")
+    return write_tables(directory, manifest, timings)
+
+
+def write_tables(directory: Path, manifest: list[str], timings: list[str]) -> Path:
+    """Write a split's manifest.tsv and timings.tsv (lines with their headers); the manifest."""
     (directory / "manifest.tsv").write_text("\n".join(manifest) + "\n")
     (directory / "timings.tsv").write_text("\n".join(timings) + "\n")
     return directory / "manifest.tsv"

@@ -28,7 +28,14 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from benchmarks.make_corpus import LEAD_SECONDS, SAMPLE_RATE, TAIL_SECONDS, speech_end, write_wav
+from benchmarks.make_corpus import (
+    LEAD_SECONDS,
+    SAMPLE_RATE,
+    TAIL_SECONDS,
+    speech_end,
+    write_tables,
+    write_wav,
+)
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 VOICES = SHARED / "real-voices" / "fsdd-dev"
@@ -92,9 +99,7 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
             write_wav(directory / relative, mixed(speech, noise, seed))
             manifest.append(f"{relative}\t{DIGIT_WORDS[int(digit)]}\tcommand")
             timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
-    (directory / "manifest.tsv").write_text("\n".join(manifest) + "\n")
-    (directory / "timings.tsv").write_text("\n".join(timings) + "\n")
-    return directory / "manifest.tsv"
+    return write_tables(directory, manifest, timings)
 
 
 def main() -> None:

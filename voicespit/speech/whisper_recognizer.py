@@ -37,7 +37,7 @@ from voicespit.speech.log_mel import log_mel
 from voicespit.speech.parser import command_in
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.sentence_scorer import Decoder, TokenTrie
-from voicespit.speech.signal import FRAME, Samples, speech_band_energy_db, to_samples
+from voicespit.speech.signal import FRAME, FrameCutter, Samples, speech_band_energy_db
 from voicespit.speech.whisper_model import WhisperModel, written_forms
 from voicespit.speech.word_graph import proper_prefixes
 
@@ -104,7 +104,7 @@ class WhisperRecognizer:
         self._utterance: list[Samples] = []
         self._utterance_start = 0
         self._frames_fed = 0
-        self._pending = b""
+        self._cutter = FrameCutter()
         self._answer: Scored | None = None
         self._last_speech_frame = 0
         self._preferred: frozenset[str] = frozenset()
@@ -146,16 +146,8 @@ class WhisperRecognizer:
         self._bonus = self._bonus_for(self._preferred)
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
-        data = self._pending + pcm
-        usable = len(data) - len(data) % (2 * FRAME)
-        self._pending = data[usable:]
-        results: list[Recognition] = []
-        samples = to_samples(data[:usable])
-        for offset in range(0, len(samples), FRAME):
-            result = self._push_frame(samples[offset:offset + FRAME])
-            if result is not None:
-                results.append(result)
-        return results
+        return [result for frame in self._cutter.frames(pcm)
+                if (result := self._push_frame(frame)) is not None]
 
     def finish(self) -> list[Recognition]:
         """End of stream: decide the utterance in progress, then start a fresh stream."""
@@ -163,7 +155,7 @@ class WhisperRecognizer:
         if self._detector.in_speech and self._utterance:
             results.append(self._final(self._answer or self._score()))
         self._detector = SpeechDetector(self.settings.endpoint)
-        self._pending = b""
+        self._cutter.clear()
         self._frames_fed = 0
         self._ring.clear()
         self._utterance = []
