@@ -52,7 +52,7 @@ class Voice:
 
     def say(self, text: str) -> None:
         silence = bytes(2 * SAMPLE_RATE // 2)
-        stream = silence + self._audio(text) + silence * 3
+        stream = silence + self._audio(text) + silence * 2
         results: list[Recognition] = []
         for offset in range(0, len(stream), BLOCK):
             results += self.recognizer.accept_audio(stream[offset:offset + BLOCK])
@@ -79,6 +79,8 @@ def recognizer(request: pytest.FixtureRequest) -> NarrowingRecognizer:
 @pytest.mark.parametrize("game", ["spit", "speed"])
 def test_a_whole_match_played_by_voice(game: str, tmp_path: Path,
                                        recognizer: NarrowingRecognizer) -> None:
+    if recognizer.name == "pocketsphinx" and game == "spit":
+        pytest.skip("a Spit match by PocketSphinx takes minutes: Speed covers its path")
     harness = Harness(game=game, pace="fast", seed=6)
     commands = VoiceCommands(harness.session, recognizer)
     harness.session.hooks.table_changed = commands.table_changed
