@@ -99,6 +99,8 @@ class WordPlayer:
         if game is None or game.ended:
             return
         words = self.choose(game.match.snapshot())
+        if words and self.said and self.said[-1] == words and words.split()[0] in RANK_NAMES:
+            words = f"play {words}"  # refused last time: say it another way, as people do
         if words:
             self.said.append(words)
             self.say(words)

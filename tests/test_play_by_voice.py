@@ -114,7 +114,7 @@ def test_a_whole_match_played_by_voice(game: str, tmp_path: Path,
     unsaid = [(said, RANK_NAMES[rank]) for said, rank in played
               if (command := parse(said)).verb is not Verb.PLAY or command.rank != rank]
     assert unsaid == [], "cards played that were not said"
-    said_unheld = [said for said in player.said if said.split()[0] not in
+    said_unheld = [said for said in player.said if said.removeprefix("play ").split()[0] not in
                    {RANK_NAMES[rank] for _, rank in played}]
     assert said_unheld, "the player also named ranks it did not hold"
     assert recognizer.changes > 0, "the prior followed the table"
