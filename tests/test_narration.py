@@ -89,7 +89,8 @@ def test_the_opponents_hand_in_speed_is_never_told() -> None:
     dealt = [a.text for e in state.deal_events for a in Narrator(Verbosity.FULL).narrate(e, state)]
     mine = sorted(state.hands[0], key=lambda card: (card.rank - 1) % 13)
     assert dealt[0] == f"Round 1. Your hand: {', '.join(c.rank_name for c in mine)}."
-    assert dealt[1:] == ["Opponent: 10 to draw."], "the opponent's deal: a count, never cards"
+    assert dealt[1:] == ["Opponent: 10 to draw. Say ready."], \
+        "the opponent's deal: a count, never cards (and, last, the prompt)"
     assert Narrator().answer("my cards", state).text == dealt[0].removeprefix("Round 1. ")
 
 
@@ -144,7 +145,7 @@ def test_the_deal_tells_you_your_cards_in_stockpile_order() -> None:
     dealt = [a for e in state.deal_events for a in Narrator().narrate(e, state)]
     tops = [state.stock_top(0, slot) for slot in range(5)]
     expected = ", ".join(card.rank_name for card in tops if card is not None)
-    assert [a.text for a in dealt] == [f"Round 1. Your cards: {expected}."]
+    assert [a.text for a in dealt] == [f"Round 1. Your cards: {expected}. Say ready."]
 
 
 def test_spit_cards_name_their_pile() -> None:
@@ -226,7 +227,8 @@ def test_repeat_says_the_last_announcement_again_and_help_is_the_callers() -> No
     state = spit_state()
     assert narrator.answer("repeat", state).text == "Nothing yet."
     narrator.narrate(CardPlayed(1, NINE, 0, TEN, 0), state)
-    assert narrator.answer("repeat", state).text == "Left: nine."
+    assert narrator.answer("repeat", state).text == "Left: nine (opponent).", \
+        "the printed line: it says whose card, which the voice and cue said at first"
     assert narrator.answer("help", state).text == "Say nine on left."
 
 

@@ -51,7 +51,7 @@ def test_single_files_are_recognized_and_bad_ones_reported_without_a_traceback(
     status, lines, _ = run(capsys, str(good), str(corrupt), str(silent), str(tmp_path / "no.wav"))
     assert status == 1
     assert ": slap right -> slap right (" in lines[0]  # heard, command, latency
-    assert lines[1].startswith("error: ") and "not a PCM WAV file" in lines[1]
+    assert lines[1].startswith("error: ") and "not a sound file VoiceSpit can read" in lines[1]
     assert "nothing heard -> no command" in lines[2] and "resampled from 44100 Hz" in lines[2]
     assert "no such file" in lines[3]
     assert lines[4].startswith("summary:") and "errors 2" in lines[4]

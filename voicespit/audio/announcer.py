@@ -66,12 +66,14 @@ class Announcer:
         self.present(announcement)
         return announcement
 
-    def not_understood(self) -> Announcement:
-        announcement = self.narrator.not_understood()
+    def not_understood(self, heard: str = "", typed: bool = False) -> Announcement:
+        announcement = self.narrator.not_understood(heard, typed)
         self.present(announcement)
         return announcement
 
     def present(self, announcement: Announcement) -> None:
+        """Print and say one announcement; "say again" will repeat it."""
+        self.narrator.remember(announcement)
         if self.mirror is not None:
             self.mirror.write(announcement)
         self.speaker.say(announcement)
