@@ -98,7 +98,7 @@ def _has_output_device() -> bool:
 
 @pytest.mark.skipif(_has_output_device(), reason="this machine has a sound output device")
 def test_with_no_device_the_real_adapter_says_so_clearly() -> None:
-    with pytest.raises(NoOutputDeviceError, match="^no sound output device found$") as raised:
+    with pytest.raises(NoOutputDeviceError, match=r"^no sound output device found$") as raised:
         SoundDeviceOutput(Mixer(RATE)).start()
     assert "PortAudio" in raised.value.detail, "the library's own words are kept for --verbose"
 

@@ -8,7 +8,7 @@ Speed hand is secret: only how many cards it holds is ever said.
 
 from __future__ import annotations
 
-from voicespit.engine.actions import PILE_NAMES
+from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
 from voicespit.engine.cards import Card, ace_high_step
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
@@ -125,7 +125,8 @@ def _face_down(state: State, seat: int) -> str:
                   for slot, cards in enumerate(state.stocks[player])]
         return ", ".join("none" if count == 0 else str(count) for count in counts)
 
-    return (f"Face down under your stockpiles, one to {len(state.stocks[seat])}: {under(seat)}. "
+    last = STOCK_NAMES[len(state.stocks[seat]) - 1]
+    return (f"Face down under your stockpiles, one to {last}: {under(seat)}. "
             f"Under your opponent's: {under(1 - seat)}. Spit cards: you "
             f"{len(state.spit_cards[seat])}, opponent {len(state.spit_cards[1 - seat])}.")
 

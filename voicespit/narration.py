@@ -301,7 +301,8 @@ class Narrator:
     def _moved(self, event: CardMoved, state: State, colours: bool) -> Announcement:
         """A card of yours moved into an empty slot: the number keys now mean other cards."""
         words = capitalized(card_words(event.card, colours))
-        line = f"{words} moves to stock {STOCK_NAMES[event.target]}."
+        line = (f"{words} moves from stock {STOCK_NAMES[event.source]} "
+                f"to stock {STOCK_NAMES[event.target]}.")
         text = "" if self.verbosity is Verbosity.TERSE else line
         return Announcement(text, f"stock:{event.target}", Priority.NORMAL,
                             self._terse_cue(Cue.CARD_MOVED),
@@ -378,10 +379,10 @@ class Narrator:
             return [Announcement(text, f"deal:{player}", Priority.NORMAL, about=player)]
         cards = describe_cards(state, player)
         text = cards if self.verbosity is Verbosity.TERSE else f"Round {state.round}. {cards}"
-        if isinstance(state, SpitState) and self.verbosity is not Verbosity.TERSE:
+        if isinstance(state, SpitState):
             if full:
                 text += f" {reserve} spit cards."
-            if state.only_pile is not None:
+            if state.only_pile is not None:  # at every detail: it decides where cards go
                 text += f" One pile only: {PILE_NAMES[state.only_pile]}."
         return [Announcement(text + (prompt if last_words else ""), f"deal:{player}",
                              about=player)]

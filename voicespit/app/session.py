@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import enum
 import functools
+import json
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from voicespit.app.keys import KEY_HELP, Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for
 from voicespit.app.stats import GameTally
-from voicespit.app.table_commands import heard_source, resolve_command, resolve_key
+from voicespit.app.table_commands import heard_source, resolve_command, resolve_key, table_record
 from voicespit.audio.announcer import Announcer
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, RATE_STEP
 from voicespit.audio.speaker import Speaker
@@ -39,6 +41,7 @@ from voicespit.speech.commands import Command, Verb
 from voicespit.speech.grammar import HELP_TOPIC_WORDS, help_text
 from voicespit.speech.parser import CommandError, parse, words_of
 
+log = logging.getLogger(__name__)
 HUMAN = 0
 VERBOSITY_ORDER = (Verbosity.TERSE, Verbosity.NORMAL, Verbosity.FULL)
 NO_GAME = "no game is on: say new game to start"
@@ -333,9 +336,12 @@ class Session:
             return  # a retired game's last words: the player has moved on
         state = game.match.state
         event = stamped.event
+        log.debug("event %s", stamped)
         if game.echo:
             self._echo(game, stamped)
         self.announcer.announce(stamped, state)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("table %s", json.dumps(table_record(state, HUMAN)))
         game.tally.observe(stamped)
         self.hooks.table_changed(state)
         if isinstance(event, Paused) and game.ask_when_paused:

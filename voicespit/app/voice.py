@@ -156,7 +156,7 @@ class InputReport:
         return self.summary.startswith("by voice")
 
 
-KEYBOARD = InputReport("by keyboard", f"You type your commands. {KEYBOARD_ADVICE}")
+KEYBOARD = InputReport("by keyboard", KEYBOARD_ADVICE)
 LISTENING = {"echo_guard": "I stop listening while I speak.",
              "headphones": "I listen even while I speak.",
              "push_to_talk": "Press the key left of 1 before each command."}
