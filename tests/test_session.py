@@ -6,6 +6,9 @@ import pytest
 
 from tests.app_harness import Harness, WordPlayer
 from voicespit.app.session import Mode
+from voicespit.engine import actions as act
+from voicespit.engine.actions import PILE_NAMES
+from voicespit.narration import Verbosity
 
 
 def started(harness: Harness) -> None:
@@ -196,3 +199,114 @@ def test_help_by_topic_lists_every_command_of_that_topic() -> None:
     assert spoken.startswith("Control. ") and "more detail: " in spoken and "speed up: " in spoken
     harness.type("help moves")
     assert harness.lines()[-1].startswith("Moves. seven on left: ")
+
+
+# --------------------------------------- playing by ear: no command meets silence
+
+
+def test_a_question_is_the_last_thing_said_and_say_again_repeats_it() -> None:
+    harness = Harness()
+    started(harness)
+    harness.type("quit")
+    harness.run(0.1)
+    assert harness.lines()[-2:] == ["Paused.", "Quit this game? Say yes or no."]
+    harness.type("say again")
+    assert harness.lines()[-1] == "Quit this game? Say yes or no."
+    harness.type("no")
+    harness.run(0.1)
+    assert harness.lines()[-1] == "Go on."
+
+
+def test_quitting_while_paused_asks_at_once_and_no_leaves_the_game_paused() -> None:
+    harness = Harness()
+    started(harness)
+    harness.type("pause game")
+    harness.run(0.1)
+    harness.type("quit")
+    harness.run(0.1)
+    assert harness.lines()[-2:] == ["Paused.", "Quit this game? Say yes or no."]
+    harness.type("no")
+    harness.run(0.1)
+    assert harness.lines()[-1] == "Still paused: say continue to play on."
+    assert harness.session.game is not None and harness.session.game.match.is_paused
+
+
+def test_say_again_repeats_the_last_thing_said_even_before_a_game() -> None:
+    harness = Harness()
+    harness.session.greet("by keyboard", by_voice=False)
+    harness.type("say again")
+    assert harness.lines()[-1] == harness.lines()[-2]
+    harness.type("banana")
+    harness.type("say again")
+    assert harness.lines()[-1] == harness.lines()[0], "never a repeat of a 'say again'"
+
+
+@pytest.mark.parametrize(("commands", "answer"), [
+    (["continue"], "Continue? The game is not paused."),
+    (["pause game", "pause game"], "Pause game? The game is already paused: say continue to "
+                                   "play on."),
+    (["yes"], "Yes? There is no question to answer."),
+    (["new game"], "New game? A game is on: say quit to stop it first."),
+])
+def test_a_command_that_does_nothing_says_what_was_heard_and_why(commands: list[str],
+                                                                 answer: str) -> None:
+    harness = Harness(pace="gentle")
+    started(harness)
+    for command in commands:
+        harness.type(command)
+        harness.run(0.1)
+    assert harness.lines()[-1] == answer
+
+
+def test_ready_during_the_countdown_is_answered() -> None:
+    harness = Harness()
+    started(harness)
+    harness.type("ready")
+    harness.run(0.1)
+    harness.run(0.5)
+    harness.type("ready")
+    harness.run(0.01)
+    assert harness.lines()[-1] in ("Ready? The countdown is already on.",
+                                   "Ready? You are ready: waiting for your opponent.")
+
+
+def test_speed_up_is_answered_at_terse() -> None:
+    harness = Harness(pace="brisk", verbosity=Verbosity.TERSE)
+    started(harness)
+    harness.type("speed up")
+    harness.run(0.1)
+    said = harness.lines()[-1]
+    assert said.startswith("Opponent pace: ") and said.endswith(" faster on request."), said
+
+
+@pytest.mark.parametrize("echo", [True, False])
+def test_at_full_detail_a_spoken_move_may_be_echoed_before_what_it_did(echo: bool) -> None:
+    harness = Harness(verbosity=Verbosity.FULL, echo_plays=echo, pace="gentle")
+    started(harness)
+    harness.type("ready")
+    harness.run(5.0)
+    game = harness.session.game
+    assert game is not None
+    for _ in range(200):  # until a card of yours fits
+        state = game.match.snapshot()
+        plays = [action for action in state.legal_actions(0) if isinstance(action, act.Play)]
+        if plays:
+            break
+        harness.run(0.5)
+    play = plays[0]
+    top = state.stock_top(0, play.stock)
+    assert top is not None
+    words = f"{top.rank_name} on {PILE_NAMES[play.pile]}"
+    mark = len(harness.lines())
+    harness.session.handle_text(words, spoken=True)
+    harness.run(0.1)
+    after = harness.lines_since(mark)
+    played = f"{PILE_NAMES[play.pile].capitalize()}: {top.rank_name} (you)."
+    assert played in after
+    if echo:
+        assert after[after.index(played) - 1] == f"Heard {words}."
+    else:
+        assert not any(line.startswith("Heard") for line in after)
+    harness.session.handle_text("slap left", spoken=True)
+    harness.run(0.1)
+    assert harness.lines()[-1].startswith("Slap left? "), "a refusal names it anyway"
