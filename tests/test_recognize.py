@@ -74,3 +74,16 @@ def test_a_broken_model_is_one_line_of_error(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "--model", str(tmp_path), str(tmp_path / "a.wav"))
     assert status == 2 and "model" in err and "Traceback" not in err
+
+
+def test_recognize_looks_for_models_where_models_list_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "my-models"
+    models.mkdir()
+    monkeypatch.setenv("VOICESPIT_MODELS_DIR", str(models))
+    assert main(["models", "list"]) == 0
+    assert f"no models installed in {models}" in capsys.readouterr().out
+    status = main(["recognize", "--recognizer", "auto", str(tmp_path / "none.wav")])
+    assert f"no English Vosk model is installed in {models}" in capsys.readouterr().err
+    assert status == 1

@@ -150,6 +150,8 @@ class Session:
 
     def handle_text(self, text: str, *, spoken: bool = False) -> None:
         """A line the player typed, or what the recognizer heard."""
+        if spoken:
+            log.debug("heard: %s", text)
         binding = None if spoken else binding_for(text)
         if binding is not None:
             self.handle_binding(binding)
@@ -170,6 +172,7 @@ class Session:
     def handle_unheard(self, heard: str = "") -> None:
         """The recognizer heard speech but could not make a command of it; `heard` is
         whatever words it made out ("" when none)."""
+        log.debug("heard nothing usable: %r", heard)
         with self._lock:
             self.profile.commands_misheard += 1
         words = " ".join(word for word in words_of(heard) if not word.startswith("["))
