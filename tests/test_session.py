@@ -8,6 +8,7 @@ from tests.app_harness import Harness, WordPlayer
 from voicespit.app.session import Mode
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES
+from voicespit.engine.spit import SpitState
 from voicespit.narration import Verbosity
 
 
@@ -294,6 +295,7 @@ def test_at_full_detail_a_spoken_move_may_be_echoed_before_what_it_did(echo: boo
             break
         harness.run(0.5)
     play = plays[0]
+    assert isinstance(state, SpitState)
     top = state.stock_top(0, play.stock)
     assert top is not None
     words = f"{top.rank_name} on {PILE_NAMES[play.pile]}"
