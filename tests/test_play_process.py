@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.devices import has_sound_device
+from tests.wav_scripts import write_script
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -111,17 +114,9 @@ def test_killing_the_game_mid_match_never_damages_the_profile(tmp_path: Path,
 
 def test_a_wav_script_drives_the_game_through_the_recognizer(tmp_path: Path) -> None:
     """`--input wav --script`: recordings spoken on cue, heard by the real PocketSphinx."""
-    lines = []
-    for seconds, words in ((1.0, "new game"), (5.0, "ready"), (10.0, "my cards"),
-                           (14.0, "quit game"), (17.0, "yes"), (20.0, "quit game"),
-                           (23.0, "yes")):
-        wav = tmp_path / (words.replace(" ", "-") + ".wav")
-        if not wav.exists():
-            subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", str(wav), words],
-                           check=True)
-        lines.append(f"{seconds} {wav.name}")
-    script = tmp_path / "script.txt"
-    script.write_text("# seconds  recording\n" + "\n".join(lines) + "\n")
+    script = write_script(tmp_path, ((1.0, "new game"), (5.0, "ready"), (10.0, "my cards"),
+                                     (14.0, "quit game"), (17.0, "yes"), (20.0, "quit game"),
+                                     (23.0, "yes")))
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
@@ -148,17 +143,7 @@ def run_play(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str
                           cwd=ROOT, env=env)
 
 
-def has_microphone() -> bool:
-    try:
-        import sounddevice
-
-        sounddevice.query_devices(kind="input")
-    except Exception:
-        return False
-    return True
-
-
-@pytest.mark.skipif(has_microphone(), reason="this machine has a microphone")
+@pytest.mark.skipif(has_sound_device("input"), reason="this machine has a microphone")
 def test_asking_for_the_microphone_without_one_is_an_error_that_says_what_to_do(
         tmp_path: Path) -> None:
     done = run_play(tmp_path, "--input", "mic")
@@ -197,7 +182,7 @@ def test_a_bad_pace_names_where_it_came_from(tmp_path: Path) -> None:
     assert flag.stderr.startswith("voicespit: command line: [opponent] opponent pace")
 
 
-@pytest.mark.skipif(has_microphone(), reason="this machine has a microphone")
+@pytest.mark.skipif(has_sound_device("input"), reason="this machine has a microphone")
 def test_verbose_puts_the_technical_details_on_stderr_and_never_in_what_is_said(
         tmp_path: Path) -> None:
     done = run_play(tmp_path, "--input", "auto", "--verbose")

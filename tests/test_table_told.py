@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_harness import Harness
+from tests.app_harness import Harness, WordPlayer
 from tests.table_checker import Belief, check_log, count_news
 from voicespit.cli.logs import FORMAT
+from voicespit.intents import State
 from voicespit.narration import Verbosity
 
 
@@ -39,24 +40,18 @@ def game_log(tmp_path: Path) -> Iterator[Path]:
         handler.close()
 
 
-class ListeningPlayer:
+class ListeningPlayer(WordPlayer):
     """Plays seat 0 from the printed lines alone, by the keys: space when asked to say
     ready, comma or full stop for the smaller pile, a card key for a card it was told of."""
 
-    def __init__(self, harness: Harness, game: str, delay: float = 1.0) -> None:
-        self.harness = harness
+    def __init__(self, harness: Harness, game: str) -> None:
+        super().__init__(harness, harness.type, delay=1.0, mistakes=0.0)
         self.belief = Belief(game)
-        self.delay = delay
         self.read = 0
         self.place: int | None = None
 
-    def start(self) -> None:
-        self.harness.clock.call_later(self.delay, self._turn)
-
-    def _turn(self) -> None:
-        game = self.harness.session.game
-        if game is None or game.ended:
-            return
+    def choose(self, state: State) -> str | None:
+        """The table itself is never looked at: only what was printed since last time."""
         lines = self.harness.lines()
         for line in lines[self.read:]:
             self.belief.feed(line, self.place)
@@ -66,11 +61,11 @@ class ListeningPlayer:
                 self.harness.type("." if "Right is smaller" in line else ",")
         self.read = len(lines)
         plays = self.belief.plays()
-        if plays:
-            place, pile = plays[0]
-            self.place = place if self.belief.game == "spit" else None
-            self.harness.type(str(place + 1) if pile == 0 else str((place + 6) % 10))
-        self.harness.clock.call_later(self.delay, self._turn)
+        if not plays:
+            return None
+        place, pile = plays[0]
+        self.place = place if self.belief.game == "spit" else None
+        return str(place + 1) if pile == 0 else str((place + 6) % 10)
 
 
 def play_match(game: str, verbosity: Verbosity, seed: int = 5) -> Harness:

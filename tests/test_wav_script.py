@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.wav_scripts import write_script
 from voicespit.speech.parser import command_in
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,23 +46,6 @@ SCRIPT = (
 )
 
 
-def write_script(folder: Path) -> Path:
-    lines = []
-    for seconds, said, _ in SCRIPT:
-        if said.endswith(".wav"):
-            wav = folder / said
-            shutil.copy(VOICES / said, wav)
-        else:
-            wav = folder / (said.replace(" ", "-") + ".wav")
-            if not wav.exists():
-                subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", str(wav), said],
-                               check=True)
-        lines.append(f"{seconds} {wav.name}")
-    script = folder / "script.txt"
-    script.write_text("# seconds  recording\n" + "\n".join(lines) + "\n")
-    return script
-
-
 def heard_and_answers(log: Path) -> list[tuple[str, list[str]]]:
     """(what the recognizer heard, the lines said until the next thing heard)."""
     turns: list[tuple[str, list[str]]] = []
@@ -78,7 +62,7 @@ def heard_and_answers(log: Path) -> list[tuple[str, list[str]]]:
 @pytest.mark.slow
 def test_every_command_that_cannot_be_done_is_answered_with_what_was_heard(
         tmp_path: Path) -> None:
-    script = write_script(tmp_path)
+    script = write_script(tmp_path, ((seconds, said) for seconds, said, _ in SCRIPT), VOICES)
     log = tmp_path / "game.log"
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "PYTHONPATH": str(ROOT)}
