@@ -21,19 +21,19 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from voicespit.app.game_in_play import GameInPlay
 from voicespit.app.keys import KEY_HELP, Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for
+from voicespit.app.preferences import AtTheLimitError, step_detail, step_rate
 from voicespit.app.stats import GameTally
-from voicespit.app.table_commands import heard_source, resolve_command, resolve_key, table_record
+from voicespit.app.table_commands import heard_source, table_record
 from voicespit.audio.announcer import Announcer
-from voicespit.audio.reports import MAX_RATE, MIN_RATE, RATE_STEP
 from voicespit.audio.speaker import Speaker
 from voicespit.engine import Rules
-from voicespit.engine.actions import Action
 from voicespit.engine.cards import Card
 from voicespit.engine.events import GameOver
-from voicespit.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.intents import Control, ControlIntent, State
 from voicespit.match import Match
-from voicespit.match_events import IntentRefused, MatchQuit, Paused, Stamped
+from voicespit.match_events import MatchQuit, Paused, Stamped
 from voicespit.narration import Announcement, Cue, Priority, Verbosity, heard_words, sentence
 from voicespit.opponent.pace import Pace
 from voicespit.profile import Profile
@@ -43,7 +43,6 @@ from voicespit.speech.parser import CommandError, parse, words_of
 
 log = logging.getLogger(__name__)
 HUMAN = 0
-VERBOSITY_ORDER = (Verbosity.TERSE, Verbosity.NORMAL, Verbosity.FULL)
 NO_GAME = "no game is on: say new game to start"
 TABLE_QUERIES = {Verb.PILES: "piles", Verb.MY_CARDS: "my cards", Verb.COUNT: "count",
                  Verb.SCORE: "score", Verb.OPPONENT_CARDS: "opponent's cards",
@@ -69,20 +68,6 @@ class Question(enum.Enum):
 
 MatchFactory = Callable[[Rules, int], Match]
 """Builds game number N's match (with its opponent attached), not yet started."""
-
-
-@dataclass
-class _Game:
-    match: Match
-    tally: GameTally
-    ended: bool = False
-    ask_when_paused: bool = False
-    """"Quit this game?" waits for "Paused." so that the question is the last word."""
-    resume_on_no: bool = False
-    """The session paused the match to ask: "no" resumes it (a pause of the player's stays)."""
-    echo: str = ""
-    """A spoken command the match has just resolved, to echo before what it did
-    (full detail with `echo_plays`). Referee thread only."""
 
 
 @dataclass
@@ -117,7 +102,7 @@ class Session:
         self.echo_plays = echo_plays
         self.mode = Mode.MENU
         self.question: Question | None = None
-        self.game: _Game | None = None
+        self.game: GameInPlay | None = None
         self.games_started = 0
         self.setup = ""
         """How the game takes commands, in whole sentences: the answer to "how do you hear me"."""
@@ -196,12 +181,7 @@ class Session:
             if game is None:
                 self._refuse(str(key), NO_GAME)
                 return
-        # Outside the lock (a snapshot takes the match's lock): the key means the card
-        # the player last heard at its place.
-        heard = game.match.heard_snapshot()
-        meant = key.card_in(heard, HUMAN)
-        game.match.post(ActionIntent(HUMAN, resolver=functools.partial(resolve_key, key, meant),
-                                     said=key.words(heard)))
+        game.press(key)  # outside the lock: it takes the match's
 
     def handle_command(self, command: Command, *, spoken: bool = False) -> None:
         game = self.game
@@ -239,9 +219,11 @@ class Session:
         elif verb is Verb.QUIT:
             self._ask(Question.QUIT_GAME if self._game_on() is not None else Question.LEAVE)
         elif verb in (Verb.SPEAK_FASTER, Verb.SPEAK_SLOWER):
-            self._change_rate(verb is Verb.SPEAK_FASTER, said)
+            self._change(said, functools.partial(step_rate, self.speaker, self.profile,
+                                                 verb is Verb.SPEAK_FASTER))
         elif verb in (Verb.MORE_DETAIL, Verb.LESS_DETAIL):
-            self._change_verbosity(verb is Verb.MORE_DETAIL, said)
+            self._change(said, functools.partial(step_detail, self.announcer.narrator,
+                                                 self.profile, verb is Verb.MORE_DETAIL))
         elif self.mode is not Mode.PLAYING or self.game is None:
             self._refuse(said, NO_GAME)
         elif self.game.ended:
@@ -249,11 +231,11 @@ class Session:
         elif verb in CONTROLS:
             self.game.match.post(ControlIntent(HUMAN, CONTROLS[verb], said))
         else:
-            self._move(self.game, command, spoken, meant)
+            self.game.move(command, meant, echo=spoken and self.echo_plays)
 
     # ------------------------------------------------------------ the game
 
-    def _game_on(self) -> _Game | None:
+    def _game_on(self) -> GameInPlay | None:
         """The game being played, if one is."""
         game = self.game
         return game if self.mode is Mode.PLAYING and game is not None and not game.ended \
@@ -263,23 +245,7 @@ class Session:
     def _game_name(self) -> str:
         return "Speed" if self.rules.game == "speed" else "Spit"
 
-    def _move(self, game: _Game, command: Command, spoken: bool, meant: Card | None) -> None:
-        if command.verb is Verb.READY:
-            game.match.post(ControlIntent(HUMAN, Control.READY, str(command)))
-            return
-        echo = spoken and self.echo_plays
-        resolver = functools.partial(self._resolve, game, command, meant, echo)
-        game.match.post(ActionIntent(HUMAN, resolver=resolver, said=str(command)))
-
-    def _resolve(self, game: _Game, command: Command, meant: Card | None, echo: bool,
-                 state: State) -> Action:
-        """The match resolves a command on its own thread; note it for the echo."""
-        action = resolve_command(command, state, HUMAN, meant)
-        if echo:
-            game.echo = str(command)
-        return action
-
-    def _inform(self, game: _Game, command: Command) -> None:
+    def _inform(self, game: GameInPlay, command: Command) -> None:
         state = game.match.snapshot()
         query = TABLE_QUERIES.get(command.verb)
         if command.verb is Verb.PILE:
@@ -313,7 +279,7 @@ class Session:
         self.speaker.begin_match()
         self.games_started += 1
         match = self.make_match(self.rules, self.games_started)
-        game = _Game(match, GameTally(HUMAN, match.clock.now()))
+        game = GameInPlay(match, GameTally(HUMAN, match.clock.now()))
         self.game = game
         self.mode = Mode.PLAYING
         self.pace.start_game()
@@ -328,7 +294,7 @@ class Session:
         return f"{self.pace.name} pace" if not self.pace.name[0].isdigit() \
             else f"{self.pace.seconds_per_card:.1f} seconds a card"
 
-    def _on_event(self, game: _Game, stamped: Stamped) -> None:
+    def _on_event(self, game: GameInPlay, stamped: Stamped) -> None:
         """Runs on the referee thread for every event of `game`'s match, in order.
 
         The referee holds its match's lock here, so the session's lock is taken
@@ -340,8 +306,9 @@ class Session:
         state = game.match.state
         event = stamped.event
         log.debug("event %s", stamped)
-        if game.echo:
-            self._echo(game, stamped)
+        echo = game.echo_before(stamped)
+        if echo is not None and self.announcer.narrator.verbosity is Verbosity.FULL:
+            self.say(echo, Priority.NORMAL, topic="echo")
         self.announcer.announce(stamped, state)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("table %s", json.dumps(table_record(state, HUMAN)))
@@ -357,18 +324,7 @@ class Session:
                 if game is self.game and not game.ended:
                     self._game_ended(game, event, stamped.time)
 
-    def _echo(self, game: _Game, stamped: Stamped) -> None:
-        """Say a spoken move back just before the first thing it did (or drop it when
-        the match refused it: the refusal names it)."""
-        event = stamped.event
-        if isinstance(event, IntentRefused):
-            game.echo = ""
-        elif getattr(event, "player", None) == HUMAN:
-            if self.announcer.narrator.verbosity is Verbosity.FULL:
-                self.say(f"Heard {game.echo}.", Priority.NORMAL, topic="echo")
-            game.echo = ""
-
-    def _game_ended(self, game: _Game, event: GameOver | MatchQuit, at: float) -> None:
+    def _game_ended(self, game: GameInPlay, event: GameOver | MatchQuit, at: float) -> None:
         game.ended = True
         game.tally.finish(event, at)
         game.tally.add_to(self.profile)
@@ -437,7 +393,7 @@ class Session:
             elif (game := self._game_on()) is None:
                 self._new_game_requested()
             else:
-                self._move(game, Command(Verb.SPIT), False, None)
+                game.move(Command(Verb.SPIT), None, echo=False)
 
     def _stop(self) -> None:
         with self._lock:
@@ -451,29 +407,15 @@ class Session:
 
     # ------------------------------------------------------------- settings
 
-    def _change_rate(self, faster: bool, said: str) -> None:
-        rate = self.speaker.rate + (RATE_STEP if faster else -RATE_STEP)
-        rate = max(MIN_RATE, min(MAX_RATE, rate))
-        if rate == self.speaker.rate:
-            self._refuse(said, "that is as fast as I speak" if faster
-                         else "that is as slow as I speak")
+    def _change(self, said: str, change: Callable[[], str]) -> None:
+        """A setting changed by voice: say the new value, or why there is no step further."""
+        try:
+            text = change()
+        except AtTheLimitError as limit:
+            self._refuse(said, str(limit))
             return
-        self.speaker.set_rate(rate)
-        self.profile.settings["rate"] = str(rate)
         self.hooks.profile_changed(self.profile)
-        self.say(f"Speaking {'faster' if faster else 'slower'}: {rate} words a minute.")
-
-    def _change_verbosity(self, more: bool, said: str) -> None:
-        narrator = self.announcer.narrator
-        index = VERBOSITY_ORDER.index(narrator.verbosity) + (1 if more else -1)
-        if not 0 <= index < len(VERBOSITY_ORDER):
-            self._refuse(said, "that is already the most detail" if more
-                         else "that is already the least")
-            return
-        narrator.verbosity = VERBOSITY_ORDER[index]
-        self.profile.settings["verbosity"] = narrator.verbosity.value
-        self.hooks.profile_changed(self.profile)
-        self.say(f"Detail: {narrator.verbosity.value}.")
+        self.say(text)
 
     # ---------------------------------------------------------------- leave
 
