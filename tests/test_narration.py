@@ -327,3 +327,9 @@ def test_say_again_only_when_nothing_usable_was_heard() -> None:
     assert narrator.not_understood("seven banana").text == "Heard seven banana. Say again?"
     assert narrator.not_understood("seven banana", typed=True).text == \
         "Seven banana? That is not a command: type help for the commands."
+
+
+def test_at_terse_the_slap_is_one_word_but_the_printed_line_says_which_pile() -> None:
+    said = one(Narrator(Verbosity.TERSE).narrate(SlapWindowOpened(5.0, 1), spit_state()))
+    assert (said.text, said.pan) == ("Slap!", 1.0)
+    assert said.mirror_line == "Slap now! Right is smaller."

@@ -118,10 +118,10 @@ class Press:
     """How many printed lines it had read then."""
 
 
-def play_by_ear(tmp_path: Path, game: str, verbosity: str, budget: float = 600) -> tuple[
+def play_by_ear(tmp_path: Path, game: str, verbosity: str, budget: float = 300) -> tuple[
         list[str], Path, list[str]]:
     (tmp_path / "config.toml").write_text(
-        "[play]\ncountdown_interval = 0.2\n[opponent]\npace = 0.4\n")
+        "[play]\ncountdown_interval = 0.2\n[opponent]\npace = 1.0\n")
     log = tmp_path / "game.log"
     env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
            "PYTHONPATH": str(ROOT)}

@@ -270,8 +270,10 @@ class Narrator:
         # The cue comes from the smaller pile's side: the pile worth slapping.
         pan = 0.0 if smaller is None else PILE_PAN[smaller]
         which = "equal piles" if smaller is None else f"{PILE_NAMES[smaller]} is smaller"
-        text = "Slap!" if terse else f"Slap now! {capitalized(which)}."
-        return Announcement(text, "slap", Priority.URGENT, Cue.SLAP_NOW, pan, flush=True)
+        line = f"Slap now! {capitalized(which)}."
+        # Terse says it in a word and the cue's side; the printed line still says which.
+        return Announcement("Slap!" if terse else line, "slap", Priority.URGENT, Cue.SLAP_NOW,
+                            pan, flush=True, line=line)
 
     def _slapped(self, player: int, pile: int, state: State) -> Announcement:
         slapping = state.rules.slap
