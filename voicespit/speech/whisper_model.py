@@ -55,8 +55,7 @@ class WhisperModelError(ModelError):
     """
 
     def __init__(self, message: str, detail: str | None = None) -> None:
-        super().__init__(message)
-        self.detail = detail
+        super().__init__(message, detail=detail or "")
 
 
 def shipped_model_dir() -> Path | None:
