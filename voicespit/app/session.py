@@ -15,8 +15,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from voicespit.app.keys import KEY_HELP, Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for
+from voicespit.app.keys import Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for, key_help
 from voicespit.app.stats import GameTally
+from voicespit.app.tutorial import Tutorial, TutorialFactory
 from voicespit.audio.announcer import Announcer
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, RATE_STEP
 from voicespit.audio.speaker import Speaker
@@ -30,7 +31,7 @@ from voicespit.narration import Announcement, Priority, Verbosity
 from voicespit.opponent.pace import Pace
 from voicespit.profile import Profile
 from voicespit.speech.commands import Command, Group, Verb
-from voicespit.speech.grammar import HELP_TOPIC_WORDS, help_text
+from voicespit.speech.help import HelpPages, overview, topic_help
 from voicespit.speech.parser import CommandError, parse, resolve
 
 HUMAN = 0
@@ -60,6 +61,8 @@ class _Game:
     match: Match
     tally: GameTally
     ended: bool = False
+    tutorial: Tutorial | None = None
+    """The coach, when this is the tutorial round (it never counts in the profile)."""
 
 
 @dataclass
@@ -73,13 +76,14 @@ class SessionHooks:
     profile_changed: Callable[[Profile], None] = lambda profile: None
     """Save the profile (after each game and each setting changed by voice)."""
     extra_help: list[str] = field(default_factory=list)
-    """Sentences appended to the spoken help (e.g. the keyboard's keys)."""
+    """Short sentences appended to the spoken help (e.g. the keyboard's keys)."""
 
 
 class Session:
     def __init__(self, rules: Rules, announcer: Announcer, speaker: Speaker,
                  make_match: MatchFactory, pace: Pace, profile: Profile,
-                 hooks: SessionHooks | None = None, help_text: str = "") -> None:
+                 hooks: SessionHooks | None = None,
+                 tutorials: TutorialFactory | None = None) -> None:
         self.rules = rules
         self.announcer = announcer
         self.speaker = speaker
@@ -87,7 +91,8 @@ class Session:
         self.pace = pace
         self.profile = profile
         self.hooks = hooks or SessionHooks()
-        self.help_text = help_text
+        self.tutorials = tutorials or TutorialFactory()
+        self.help = HelpPages()
         self.mode = Mode.MENU
         self.question: Question | None = None
         self.game: _Game | None = None
@@ -128,6 +133,13 @@ class Session:
         with self._lock:
             self.profile.commands_misheard += 1
         self.announcer.not_understood()
+        if (tutorial := self._tutorial()) is not None:
+            tutorial.not_heard()
+
+    def _tutorial(self) -> Tutorial | None:
+        """The tutorial's coach while the tutorial round is on."""
+        game = self.game
+        return game.tutorial if game is not None and not game.ended else None
 
     def handle_binding(self, binding: Binding) -> None:
         if isinstance(binding, CardKey):
@@ -142,11 +154,15 @@ class Session:
         elif isinstance(binding, StopKey):
             self._stop()
         elif isinstance(binding, KeysHelpKey):
-            self.say(KEY_HELP)
+            with self._lock:
+                self.say(self.help.start(key_help(self.rules.game)))
         else:
             self.handle_command(binding)
 
     def handle_command(self, command: Command) -> None:
+        tutorial = self._tutorial()
+        if tutorial is not None and tutorial.intercept(command):
+            return  # the coach answered it (outside the lock: it may ask the match)
         with self._lock:
             if self.mode is Mode.CLOSED:
                 return
@@ -166,11 +182,13 @@ class Session:
         if verb in (Verb.YES, Verb.NO):
             self._answer(verb is Verb.YES)
         elif verb is Verb.HELP and command.topic is not None:
-            self.say(help_text(HELP_TOPIC_WORDS[command.topic]))
+            self.say(self.help.start(topic_help(list(Group)[command.topic], self.rules.game)))
         elif verb is Verb.HELP:
-            self.say(" ".join([self.help_text, *self.hooks.extra_help]).strip())
-        elif verb is Verb.NEW_GAME:
-            self._new_game_requested()
+            self.say(self.help.start([*overview(self.rules.game), *self.hooks.extra_help]))
+        elif verb in (Verb.MORE, Verb.STOP):
+            self.say(self.help.more() if verb is Verb.MORE else self.help.stop())
+        elif verb in (Verb.NEW_GAME, Verb.TUTORIAL):
+            self._new_game_requested(tutorial=verb is Verb.TUTORIAL)
         elif verb is Verb.QUIT:
             self._ask(Question.QUIT_GAME if self.mode is Mode.PLAYING else Question.LEAVE)
         elif verb in (Verb.SPEAK_FASTER, Verb.SPEAK_SLOWER):
@@ -226,12 +244,12 @@ class Session:
         if query is not None:
             self.announcer.answer(query, state, HUMAN)
 
-    def _new_game_requested(self) -> None:
+    def _new_game_requested(self, tutorial: bool = False) -> None:
         if self._game_on() is not None:
             self.say("A game is on. Say quit to stop it first.")
             return
         self.question = None
-        self._start_game()
+        self._start_game(tutorial)
 
     def announcement_finished(self, sequence: int) -> None:
         """The speaker has finished with the current match's events up to `sequence`."""
@@ -239,21 +257,39 @@ class Session:
         if game is not None and not game.ended:
             game.match.announcement_finished(sequence)
 
-    def _start_game(self) -> None:
+    def _start_game(self, tutorial: bool = False) -> None:
         self._retire_game()
         # The new match numbers its events from one: old speech and counts must go.
         self.speaker.silence()
         self.speaker.begin_match()
-        self.games_started += 1
-        match = self.make_match(self.rules, self.games_started)
-        game = _Game(match, GameTally(HUMAN, match.clock.now()))
+        if tutorial:
+            coach = self.tutorials(
+                functools.partial(self.say, priority=Priority.NORMAL, topic="tutorial"),
+                lambda: self._tutorial_finished(game))
+            match = coach.match
+        else:
+            coach = None
+            self.games_started += 1
+            match = self.make_match(self.rules, self.games_started)
+            self.pace.start_game()
+        game = _Game(match, GameTally(HUMAN, match.clock.now()), tutorial=coach)
         self.game = game
         self.mode = Mode.PLAYING
-        self.pace.start_game()
         match.subscribe(functools.partial(self._on_event, game), inline=True)
-        self.say(f"New game of {self._game_name}, against the computer at {self._pace_words()}. "
-                 "Say ready when you are.")
+        if coach is not None:
+            coach.begin()  # after the narration's subscription: the coach speaks after it
+        else:
+            self.say(f"New game of {self._game_name}, against the computer at "
+                     f"{self._pace_words()}. Say ready when you are.")
         match.start()
+
+    def _tutorial_finished(self, game: _Game) -> None:
+        """The coach has said its last words (on the referee thread): back to the menu."""
+        with self._lock:
+            if game is self.game and not game.ended:
+                game.ended = True
+                self.mode = Mode.MENU
+                self._retire_game()
 
     def _pace_words(self) -> str:
         if self.pace.name == "adaptive":
@@ -282,6 +318,11 @@ class Session:
 
     def _game_ended(self, game: _Game, event: GameOver | MatchQuit, at: float) -> None:
         game.ended = True
+        if game.tutorial is not None:
+            self.mode = Mode.MENU
+            if isinstance(event, MatchQuit):
+                self.say("Tutorial stopped. Say new game to play, or tutorial to start again.")
+            return
         game.tally.finish(event, at)
         game.tally.add_to(self.profile)
         self.profile.opponent_seconds_per_card = self.pace.seconds_per_card
@@ -299,6 +340,8 @@ class Session:
         """Stop the current game's match without waiting on it (its referee may be
         waiting for the session lock, which the caller holds)."""
         if self.game is not None:
+            if self.game.tutorial is not None:
+                self.game.tutorial.stop()
             threading.Thread(target=self.game.match.close, name="retire-match",
                              daemon=True).start()
 

@@ -35,6 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", metavar="NAME", help="whose statistics to use")
     parser.add_argument("--no-audio", action="store_true",
                         help="no sound at all: every announcement is printed")
+    parser.add_argument("--tutorial", action="store_true",
+                        help="begin with a spoken tutorial: one guided round of Spit")
 
 
 def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
@@ -60,4 +62,5 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from(settings, args.variant)
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")
-    return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script)).run()
+    return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script,
+                                                     tutorial=args.tutorial)).run()
