@@ -24,7 +24,9 @@ from pathlib import Path
 from benchmarks.make_corpus import build
 from voicespit.speech.commands import Verb
 
-CANDIDATES = (("more", "stop"), ("tell me more", "stop help"), ("next", "that's enough"))
+CANDIDATES = (("more", "stop"), ("tell me more", "stop help"), ("next", "that's enough"),
+              ("more", "enough"), ("more", "stop talking"), ("more", "that's all"),
+              ("more", "quiet please"))
 NEIGHBOURS = ("spit", "slap left", "score please", "more detail", "no", "four on left",
               "new game", "ready", "what can i say", "turn over", "my cards", "show piles",
               "speed up", "tutorial")

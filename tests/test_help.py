@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from tests.app_harness import Harness
+from tests.test_play_by_voice import Voice
 from voicespit.app.keys import key_help
+from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
 from voicespit.speech import help as spoken_help
 from voicespit.speech.commands import Command, Group, Verb
 from voicespit.speech.grammar import PHRASINGS, sentences
@@ -58,8 +63,8 @@ def test_help_comes_a_few_sentences_at_a_time_more_continues_and_stop_ends() -> 
     pages = HelpPages()
     text = [f"Sentence {n}." for n in range(1, 8)]
     first = pages.start(text)
-    assert first == "Sentence 1. Sentence 2. Sentence 3. Say more, or stop."
-    assert pages.more() == "Sentence 4. Sentence 5. Sentence 6. Say more, or stop."
+    assert first == "Sentence 1. Sentence 2. Sentence 3. Say more, or stop talking."
+    assert pages.more() == "Sentence 4. Sentence 5. Sentence 6. Say more, or stop talking."
     assert pages.more() == "Sentence 7."
     assert pages.more().startswith("That is all the help.")
     pages.start(text)
@@ -69,7 +74,8 @@ def test_help_comes_a_few_sentences_at_a_time_more_continues_and_stop_ends() -> 
 
 
 def test_more_and_stop_and_tutorial_are_spoken_commands_distinct_from_the_rest() -> None:
-    for verb, words in ((Verb.MORE, "more"), (Verb.STOP, "stop"), (Verb.TUTORIAL, "tutorial")):
+    for verb, words in ((Verb.MORE, "more"), (Verb.STOP, "stop talking"), (Verb.STOP, "stop"),
+                        (Verb.TUTORIAL, "tutorial")):
         assert words in sentences()
         assert parse(words) == Command(verb)
         assert verb.group is Group.CONTROL
@@ -80,12 +86,12 @@ def test_in_a_session_help_is_for_the_game_played_and_pages_on_more() -> None:
     harness.type("what can I say")
     first = harness.lines()[-1]
     assert first.startswith("Say a card and a pile, like seven on left.")
-    assert first.endswith("Say more, or stop.")
+    assert first.endswith("Say more, or stop talking.")
     assert "slap" not in first.lower()
     harness.type("more")
     second = harness.lines()[-1]
     assert second != first and "slap" not in second.lower()
-    harness.type("stop")
+    harness.type("stop talking")
     assert harness.lines()[-1] == "Help stopped."
     moves = all_pages(harness, "what can I say about moves")
     assert "Draw: draw a card into your hand." in moves
@@ -96,7 +102,7 @@ def all_pages(harness: Harness, question: str) -> str:
     """Ask, then say "more" until the help ends; everything it said."""
     harness.type(question)
     pages = [harness.lines()[-1]]
-    while pages[-1].endswith("Say more, or stop."):
+    while pages[-1].endswith("Say more, or stop talking."):
         harness.type("more")
         pages.append(harness.lines()[-1])
     return " ".join(pages)
@@ -107,6 +113,19 @@ def test_in_a_spit_session_the_keys_are_said_in_short_sentences_too() -> None:
     harness.type("?")
     keys = harness.lines()[-1]
     assert keys.startswith("Keys 1 to 5 play stockpile one to five on the left pile.")
-    assert keys.endswith("Say more, or stop.")
+    assert keys.endswith("Say more, or stop talking.")
     for sentence in sentences_of(keys):
         assert spoken_help.word_count(sentence) <= MAX_WORDS
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
+def test_help_more_and_stop_are_understood_by_voice(tmp_path: Path) -> None:
+    from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+
+    recognizer = NarrowingRecognizer(PocketSphinxRecognizer())
+    harness = Harness()
+    voice = Voice(tmp_path, VoiceCommands(harness.session, recognizer), recognizer)
+    for words, answer in (("what can i say", "Say a card and a pile"),
+                          ("more", "When a round ends, say slap left"), ("stop talking", "Help stopped.")):
+        voice.say(words)
+        assert harness.lines()[-1].startswith(answer), (words, voice.heard[-1])
