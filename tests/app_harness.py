@@ -34,12 +34,13 @@ from voicespit.speech.help import overview
 class Harness:
     def __init__(self, game: str = "spit", variants: tuple[str, ...] = (), pace: str = "brisk",
                  seed: int = 3, wait_for_announcements: bool = True,
+                 verbosity: Verbosity = Verbosity.NORMAL, echo_plays: bool = False,
                  tutorial_seed: int | None = None) -> None:
         self.clock = FakeClock()
         self.out = io.StringIO()
         self.rules = Rules.for_game(game, variants)
         self.speaker = RecordingSpeaker()
-        self.announcer = Announcer(Narrator(Verbosity.NORMAL, " ".join(overview(game))),
+        self.announcer = Announcer(Narrator(verbosity, " ".join(overview(game))),
                                    self.speaker, TextMirror(self.out))
         self.pace = pace_from(pace, 0.5, None)
         match_settings = MatchSettings(wait_for_announcements=wait_for_announcements)
@@ -50,10 +51,10 @@ class Harness:
         hooks = SessionHooks(leave=self._leave, extra_help=key_help(game),
                              profile_changed=lambda profile: self.saved.append(profile))
         self.session = Session(self.rules, self.announcer, self.speaker, factory, self.pace,
-                               self.profile, hooks,
-                               TutorialFactory(match_settings, lambda: self.clock,
-                                               **({} if tutorial_seed is None
-                                                  else {"seed": tutorial_seed})))
+                               self.profile, hooks, echo_plays=echo_plays,
+                               tutorials=TutorialFactory(
+                                   match_settings, lambda: self.clock,
+                                   **({} if tutorial_seed is None else {"seed": tutorial_seed})))
         self.speaker.on_announcement_finished(self.session.announcement_finished)
 
     def _leave(self) -> None:

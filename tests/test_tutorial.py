@@ -116,7 +116,7 @@ def test_help_during_the_tutorial_says_the_step_again() -> None:
 def test_quitting_the_tutorial_asks_first_and_counts_nothing() -> None:
     harness = in_the_tutorial()
     harness.type("tutorial")
-    assert harness.lines()[-1] == "A game is on. Say quit to stop it first."
+    assert harness.lines()[-1] == "Tutorial? A game is on: say quit to stop it first."
     harness.type("quit game")
     harness.type("yes")
     harness.run(0.5)

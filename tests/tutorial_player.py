@@ -128,7 +128,7 @@ def follow_tutorial(harness: Harness, say: Callable[[str], None], reader: Tutori
         said.append(words)
         say(words)
 
-    harness.session.greet("Type your commands.")
+    harness.session.greet("by keyboard", by_voice=False)
     speak("tutorial")
     coach = harness.session.game.tutorial if harness.session.game is not None else None
     mark = seen = 0

@@ -34,6 +34,11 @@ _MEANING_IN: Final[dict[tuple[str, str], str]] = {
         "play a card of that rank (ace to king) from your hand onto that pile (left or right)",
     ("speed", "turn over"): "when everyone is stuck, turn new cards onto the piles",
     ("speed", "draw"): "draw a card into your hand",
+    ("spit", "opponent's cards"): "hear the opponent's face-up cards",
+    ("speed", "opponent's cards"): "hear how many cards the opponent holds",
+    ("spit", "face down cards"):
+        "hear how many cards lie face down under each stockpile, and your spit cards",
+    ("speed", "face down cards"): "hear how many cards are left in the draw and side piles",
 }
 """Where a phrasing's own meaning speaks of both games, what it means in one of them."""
 
