@@ -13,8 +13,9 @@ import random
 from collections.abc import Callable
 
 from voicespit.app.build import MatchFactory, pace_from
-from voicespit.app.keys import KEY_HELP
+from voicespit.app.keys import key_help
 from voicespit.app.session import Session, SessionHooks
+from voicespit.app.tutorial import TutorialFactory
 from voicespit.audio.announcer import Announcer, TextMirror
 from voicespit.audio.speaker import RecordingSpeaker
 from voicespit.clock import FakeClock
@@ -27,29 +28,33 @@ from voicespit.intents import State
 from voicespit.match_settings import MatchSettings
 from voicespit.narration import Narrator, Verbosity
 from voicespit.profile import Profile
-from voicespit.speech.grammar import help_text
+from voicespit.speech.help import overview
 
 
 class Harness:
     def __init__(self, game: str = "spit", variants: tuple[str, ...] = (), pace: str = "brisk",
                  seed: int = 3, wait_for_announcements: bool = True,
-                 verbosity: Verbosity = Verbosity.NORMAL, echo_plays: bool = False) -> None:
+                 verbosity: Verbosity = Verbosity.NORMAL, echo_plays: bool = False,
+                 tutorial_seed: int | None = None) -> None:
         self.clock = FakeClock()
         self.out = io.StringIO()
         self.rules = Rules.for_game(game, variants)
         self.speaker = RecordingSpeaker()
-        self.announcer = Announcer(Narrator(verbosity, help_text()), self.speaker,
-                                   TextMirror(self.out))
+        self.announcer = Announcer(Narrator(verbosity, " ".join(overview(game))),
+                                   self.speaker, TextMirror(self.out))
         self.pace = pace_from(pace, 0.5, None)
-        factory = MatchFactory(MatchSettings(wait_for_announcements=wait_for_announcements),
-                               self.pace, seed, make_clock=lambda: self.clock)
+        match_settings = MatchSettings(wait_for_announcements=wait_for_announcements)
+        factory = MatchFactory(match_settings, self.pace, seed, make_clock=lambda: self.clock)
         self.profile = Profile()
         self.saved: list[Profile] = []
         self.left = False
-        hooks = SessionHooks(leave=self._leave, extra_help=[KEY_HELP],
+        hooks = SessionHooks(leave=self._leave, extra_help=key_help(game),
                              profile_changed=lambda profile: self.saved.append(profile))
         self.session = Session(self.rules, self.announcer, self.speaker, factory, self.pace,
-                               self.profile, hooks, help_text(), echo_plays=echo_plays)
+                               self.profile, hooks, echo_plays=echo_plays,
+                               tutorials=TutorialFactory(
+                                   match_settings, lambda: self.clock,
+                                   **({} if tutorial_seed is None else {"seed": tutorial_seed})))
         self.speaker.on_announcement_finished(self.session.announcement_finished)
 
     def _leave(self) -> None:
