@@ -142,4 +142,4 @@ def test_empty_silent_clipped_and_corrupt_files_give_no_wrong_command(
     assert results["silent"].commands == [] and results["silent"].heard == ""
     assert results["clipped"].commands in ([], [parse("spit")])
     assert results["corrupt"].commands == []
-    assert results["corrupt"].error is not None and "not a PCM WAV file" in results["corrupt"].error
+    assert results["corrupt"].error is not None and "not a sound file" in results["corrupt"].error

@@ -10,6 +10,7 @@ say why.
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -17,6 +18,8 @@ from typing import Any, Literal
 from voicespit.errors import VoiceSpitError
 from voicespit.speech.grammar import vosk_phrases
 from voicespit.speech.recognizer import Recognizer, RecognizerError
+
+log = logging.getLogger(__name__)
 
 RecognizerKind = Literal["auto", "vosk", "whisper", "pocketsphinx"]
 KINDS: tuple[RecognizerKind, ...] = ("auto", "vosk", "whisper", "pocketsphinx")
@@ -54,7 +57,9 @@ def make_recognizer(kind: RecognizerKind, *, models_dir: Path, model: str | None
     try:
         return _whisper(models_dir, whisper_model, phrases), "Using Whisper."
     except VoiceSpitError as why:
-        # Any of our errors (no model, a damaged one, no engine) falls back.
+        # Any of our errors (no model, a damaged one, no engine) falls back; where and
+        # what exactly goes to the log, never into the spoken sentence.
+        log.info("Whisper could not start: %s (%s)", why, why.detail or "no more detail")
         return _pocketsphinx(phrases), f"Using PocketSphinx, because {why}."
 
 

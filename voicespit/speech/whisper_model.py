@@ -86,7 +86,8 @@ def check_whisper_folder(path: Path) -> ModelFile:
     checksum that does not match, or a file that is not a CTranslate2 Whisper model.
     """
     if not path.is_dir():
-        raise WhisperModelError("the Whisper speech model is not installed")
+        raise WhisperModelError("the Whisper speech model is not installed",
+                                f"no Whisper model folder at {path}")
     missing = [name for name in REQUIRED_FILES if not (path / name).is_file()]
     if missing:
         raise WhisperModelError("the Whisper speech model is incomplete",
