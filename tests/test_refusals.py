@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.match_helpers import new_table
-from voicespit.engine.actions import Play
+from tests.positions import spit_position
+from voicespit.engine.actions import LEFT, Play
 from voicespit.engine.state import IllegalActionError, Phase
 from voicespit.refusals import refusal_for_action
 
@@ -26,3 +27,29 @@ def test_a_play_overtaken_by_the_end_of_play_says_why_in_one_phrase(phase: Phase
         now.apply(0, action)
     assert refusal_for_action(action, 0, refused.value.reason, now, before) == (
         action, said, True)
+
+
+def test_a_play_beaten_to_its_pile_by_the_last_card_of_a_round_says_the_new_top() -> None:
+    # The opponent's seven lands first and ends the round: the player's seven lost the
+    # race for left, which is what they need to hear, not just that the round is over.
+    before = spit_position(mine=("7H", "QC", "", "", ""), theirs=("7S", "", "", "", ""),
+                           left="8H", right="KH", my_spit="3D", their_spit="4D")
+    now = before.clone()
+    now.apply(1, Play(0, LEFT))
+    assert now.phase is Phase.ROUND_OVER
+    with pytest.raises(IllegalActionError) as refused:
+        now.apply(0, Play(0, LEFT))
+    assert refusal_for_action(Play(0, LEFT), 0, refused.value.reason, now, before) == (
+        Play(0, LEFT), "too late: left is now a seven", True)
+
+
+def test_a_play_beaten_to_its_pile_into_a_stalemate_says_the_new_top() -> None:
+    before = spit_position(mine=("7H", "2C", "", "", ""), theirs=("7S", "JS", "", "", ""),
+                           left="8H", right="5D", my_spit="3D", their_spit="4D")
+    now = before.clone()
+    now.apply(1, Play(0, LEFT))
+    assert now.phase is Phase.STALEMATE
+    with pytest.raises(IllegalActionError) as refused:
+        now.apply(0, Play(0, LEFT))
+    assert refusal_for_action(Play(0, LEFT), 0, refused.value.reason, now, before)[1] == \
+        "too late: left is now a seven"

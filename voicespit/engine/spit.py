@@ -17,13 +17,18 @@ Choices where RULES.md is silent (each follows the common game or keeps it finit
   stockpiles), only the other player's own pile is used and nobody slaps: the
   player who clears first takes nothing from the centre and the other takes the
   pile. If play is blocked instead, the pile goes to the player with more
-  stockpile cards left, or on a tie to the player without spit cards.
+  stockpile cards left, or on a tie to the player without spit cards. A slap
+  before the next spit is refused with why there was no slap and who took the pile.
 - With `slap=false`, the first out chooses. If play was blocked, the player with
   fewer stockpile cards chooses; on a tie each takes the pile on their own side.
-- A player left holding no cards at all after the piles are taken has won; in
-  the points match the match then ends and the lowest score wins.
+- A player who plays their last stockpile card with no spit cards left has got
+  rid of every card (RULES.md), with one pile in use or two. Nobody slaps: the
+  game is decided, and nobody takes a pile back. In the points match that deal
+  is scored and, below the target, every card is gathered, shuffled and dealt
+  again, half each (26 in a whole deck); the re-deal is a new round.
 - Points: a tie at the end of the points match is a draw.
-- `max_rounds` guards the match: past it, the player holding fewer cards wins.
+- `max_rounds` guards the match: past it, the player holding fewer cards wins;
+  in the points match the lowest score wins (RULES.md).
 """
 
 from __future__ import annotations
@@ -44,11 +49,13 @@ from voicespit.engine.events import (
     LayoutDealt,
     PileSlapped,
     PileTaken,
+    Redealt,
     RoundOver,
     RoundStarted,
     ScoresChanged,
     Stalemate,
 )
+from voicespit.engine.reasons import still_possible
 from voicespit.engine.rules import Rules
 from voicespit.engine.state import IllegalActionError, Phase, copy_rng
 
@@ -79,6 +86,9 @@ class SpitState:
         """In a round where a player has no spit cards, the one pile in use."""
         self.first_out: int | None = None
         self.last_slap: tuple[int, int] | None = None
+        """(slapper, pile) of the slap that settled the last round, until the next spit."""
+        self.one_pile_settled: tuple[int, int | None] | None = None
+        """(taker, first out) of the last round when it had one pile, until the next spit."""
         self.deal_events: list[Event] = []
         """The events of the first deal (a new state has not returned them yet)."""
         deck = list(DECK)
@@ -216,7 +226,7 @@ class SpitState:
         if type(action) is act.Spit:
             if phase is Phase.READY or phase is Phase.STALEMATE:
                 return self._spit()
-            raise IllegalActionError(self._why_not_spit())
+            raise IllegalActionError(self._why_not_spit(player))
         if type(action) is act.Slap:
             return self._slap(player, action.pile)
         if type(action) is act.ChoosePile:
@@ -240,12 +250,15 @@ class SpitState:
             return "the round is over: slap the smaller pile"
         return "the round is over: the pile is being chosen"
 
-    def _why_not_spit(self) -> str:
+    def _why_not_spit(self, player: int) -> str:
         if self.phase is Phase.PLAY:
-            return "you can't spit while someone can still play"
+            return still_possible(self.legal_actions, player, self._card_of)
         if self.phase is Phase.ROUND_OVER:
             return self._round_over_hint()
         return "the game is over"
+
+    def _card_of(self, player: int, action: Action) -> Card | None:
+        return self.stock_top(player, action.stock) if type(action) is act.Play else None
 
     def _check_slot(self, player: int, slot: int) -> list[Card]:
         stocks = self.stocks[player]
@@ -364,7 +377,7 @@ class SpitState:
     def _spit(self) -> list[Event]:
         events: list[Event] = []
         if self.phase is Phase.READY:
-            self.last_slap = None
+            self.last_slap = self.one_pile_settled = None
             events.append(RoundStarted(self.round))
         for player in (0, 1):
             spit_cards = self.spit_cards[player]
@@ -394,6 +407,9 @@ class SpitState:
                 self._finish_on_points(
                     f"a score reached {self.rules.target_score}", events)
                 return
+        if first_out is not None and not self.spit_cards[first_out]:
+            self._out_of_cards(first_out, events)
+            return
         if self.only_pile is not None:
             self._settle_one_pile(events)
             return
@@ -422,11 +438,43 @@ class SpitState:
         else:
             left = (self.stock_cards(0), self.stock_cards(1))
             taker = short if left[0] == left[1] else (0 if left[0] > left[1] else 1)
+        self.one_pile_settled = (taker, self.first_out)
         self._take_piles({taker: pile, OTHER[taker]: None}, events)
+
+    def _out_of_cards(self, player: int, events: list[Event]) -> None:
+        """`player` has got rid of every card: they win, or (points) all are dealt again."""
+        if self.rules.scoring != "points":
+            self._finish(player, f"P{player} got rid of every card", events, None)
+            return
+        if self.round >= self.rules.max_rounds:
+            self._finish_at_round_limit(events, None)
+            return
+        events.append(Redealt(player))
+        deck = self.all_cards()
+        self.rng.shuffle(deck)
+        self.piles = [[], []]
+        self.round += 1
+        half = len(deck) // 2
+        events.extend(self._deal(deck[:half], deck[half:]))
+
+    def _why_no_slap(self, player: int) -> str:
+        """Why a slap right after a round with one spit pile takes nothing."""
+        assert self.one_pile_settled is not None
+        taker, first_out = self.one_pile_settled
+        took = "you took the pile" if taker == player else "your opponent took the pile"
+        if first_out is None:
+            who = "you" if taker == player else "your opponent"
+            why = f"nobody could play, so {who}, with more cards left, took the pile"
+        else:
+            out = "you" if first_out == player else "your opponent"
+            why = f"{out} went out first, so {took}"
+        return f"there is no slap after a round with one spit pile: {why}"
 
     def _slap(self, player: int, pile: int) -> list[Event]:
         if pile not in (0, 1):
             raise IllegalActionError(f"there is no pile {pile}")
+        if self.phase is Phase.GAME_OVER:
+            raise IllegalActionError("the game is over")
         if self.phase is not Phase.ROUND_OVER:
             if self.last_slap is not None and self.phase is not Phase.PLAY:
                 slapper, slapped = self.last_slap
@@ -438,8 +486,8 @@ class SpitState:
                             f"you take {mine}")
                     raise IllegalActionError(
                         f"your opponent slapped {PILE_NAMES[slapped]}; you take {mine}")
-            if self.phase is Phase.GAME_OVER:
-                raise IllegalActionError("the game is over")
+            if self.phase is Phase.READY and self.one_pile_settled is not None:
+                raise IllegalActionError(self._why_no_slap(player))
             raise IllegalActionError("you can only slap when the round is over")
         if not self.rules.slap:
             raise IllegalActionError("no slapping in this game: the first out chooses a pile")
@@ -474,26 +522,26 @@ class SpitState:
             for stock in self.stocks[player]:
                 hand.extend(stock)
         self.piles = [[], []]
-        empty = [player for player in (0, 1) if not hands[player]]
-        if empty:
-            winner = empty[0]
-            if self.rules.scoring == "points":
-                self._finish_on_points(f"P{winner} has no cards left", events, hands)
-            else:
-                self._finish(winner, f"P{winner} got rid of every card", events,
-                             hands)
-            return
+        # Whoever is out of every card has been settled before the piles are taken.
+        assert all(hands), "a player left with no cards after taking the piles"
         if self.round >= self.rules.max_rounds:
-            counts = (len(hands[0]), len(hands[1]))
-            winner_or_none = None if counts[0] == counts[1] else (0 if counts[0] < counts[1] else 1)
-            self._finish(winner_or_none,
-                         f"the round limit of {self.rules.max_rounds} was reached; "
-                         "fewer cards wins", events, hands)
+            self._finish_at_round_limit(events, hands)
             return
         self.round += 1
         for hand in hands:
             self.rng.shuffle(hand)
         events.extend(self._deal(hands[0], hands[1]))
+
+    def _finish_at_round_limit(self, events: list[Event],
+                               hands: list[list[Card]] | None) -> None:
+        limit = f"the round limit of {self.rules.max_rounds} was reached"
+        if self.rules.scoring == "points":
+            self._finish_on_points(limit, events, hands)
+            return
+        counts = [len(hand) for hand in hands] if hands is not None \
+            else [self.cards_held(player) for player in (0, 1)]
+        winner = None if counts[0] == counts[1] else (0 if counts[0] < counts[1] else 1)
+        self._finish(winner, f"{limit}; fewer cards wins", events, hands)
 
     def _finish_on_points(self, why: str, events: list[Event],
                           hands: list[list[Card]] | None = None) -> None:
