@@ -102,10 +102,12 @@ class SpeedState:
             cards.extend(self.piles[player])
         return cards
 
-    def clone(self) -> SpeedState:
+    def clone(self, rng: random.Random | None = None) -> SpeedState:
+        """An independent copy; its shuffle generator is `rng`, or by default a copy of
+        this one's in the same state (copying it is most of the cost of a clone)."""
         other = SpeedState.__new__(SpeedState)
         other.__dict__.update(self.__dict__)
-        other.rng = copy_rng(self.rng)
+        other.rng = copy_rng(self.rng) if rng is None else rng
         other.scores = list(self.scores)
         other.hands = [list(cards) for cards in self.hands]
         other.draw_piles = [list(cards) for cards in self.draw_piles]
