@@ -204,8 +204,10 @@ def main() -> None:
     if args.replay:
         replay(args.replay, args.seed, args.check_every, args.referee_every)
         return
+    load_before = os.getloadavg()[0]
     per_game, seconds = run(args.matches, args.workers, args.seed, args.check_every,
                             args.referee_every)
+    load = (round(load_before, 1), round(os.getloadavg()[0], 1))
     total = Tally()
     print(f"{len(CONFIGURATIONS)} configurations, {args.workers} workers, seed {args.seed}")
     print("| game | matches | actions | refusals tried | full --check | via referee "
@@ -218,10 +220,12 @@ def main() -> None:
               f"| {tally.checked:,} | {tally.refereed:,} | {len(tally.errors)} | {rate:,.0f} |")
     for error in total.errors[:20]:
         print(f"error: {error}")
-    print(f"{total.matches:,} matches in {seconds:.0f} s, {len(total.errors)} errors")
+    print(f"{total.matches:,} matches in {seconds:.0f} s ({total.seconds:.0f} s of processor "
+          f"time), {len(total.errors)} errors; 1-minute load {load[0]} before, {load[1]} after")
     if args.json:
         print(json.dumps({
             "matches": total.matches, "errors": len(total.errors), "seconds": round(seconds, 1),
+            "cpu_seconds": round(total.seconds, 1), "load_before_after": load,
             "actions": total.actions, "refusals": total.refusals, "rounds": total.rounds,
             "checked_matches": total.checked, "referee_matches": total.refereed,
             "configurations": len(CONFIGURATIONS), "workers": args.workers,

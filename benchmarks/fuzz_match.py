@@ -3,9 +3,9 @@
 Used by `benchmarks.fuzz`. Each function plays one complete match from a seed and
 raises `InvariantError` (or whatever broke) at the first contract the game breaks:
 
-- the engine: after every action and every refusal all 52 cards are there once;
-  a refused action has a reason and leaves the state exactly as it was (the
-  shuffle generator included); a listed action is never refused; the match ends;
+- the engine: after every action all 52 cards are there once; a refused action
+  has a reason and leaves every card, flag and count as it was (with the full
+  check, the shuffle generator too); a listed action is never refused; the match ends;
   at its end the result follows the rule book (a standard Spit game is won by a
   player with no cards left, a points match ends only at the target score, unless
   the loop guard stopped it). With `full_check` every step also runs the whole
@@ -130,10 +130,10 @@ def play_engine_match(rules: Rules, rng: random.Random, kinds: Sequence[str],
             pool = late[player] if late[player] and rng.random() < 0.5 else universe
             attempt = rng.choice(pool)
             if attempt not in legal:
+                # Unchanged means every card is where it was: conserved.
                 if not _refusal_changes_nothing(state, player, attempt, full_check):
                     raise InvariantError(f"P{player}: unlisted {attempt} was accepted")
                 tally.refusals += 1
-                check_cards(state)
                 continue
         action = rng.choice(legal)
         memory = late[player]

@@ -29,27 +29,20 @@ def test_a_play_overtaken_by_the_end_of_play_says_why_in_one_phrase(phase: Phase
         action, said, True)
 
 
-def test_a_play_beaten_to_its_pile_by_the_last_card_of_a_round_says_the_new_top() -> None:
-    # The opponent's seven lands first and ends the round: the player's seven lost the
-    # race for left, which is what they need to hear, not just that the round is over.
-    before = spit_position(mine=("7H", "QC", "", "", ""), theirs=("7S", "", "", "", ""),
-                           left="8H", right="KH", my_spit="3D", their_spit="4D")
+@pytest.mark.parametrize(("theirs", "right", "ends_in"), [
+    (("7S", "", "", "", ""), "KH", Phase.ROUND_OVER),  # their last card
+    (("7S", "JS", "", "", ""), "5D", Phase.STALEMATE),  # and then nobody can play
+])
+def test_a_play_beaten_to_its_pile_says_the_new_top_even_when_that_card_ended_play(
+        theirs: tuple[str, ...], right: str, ends_in: Phase) -> None:
+    # The opponent's seven lands first: the player's seven lost the race for left,
+    # which is what they need to hear, not only that play is over.
+    before = spit_position(mine=("7H", "2C", "", "", ""), theirs=theirs, left="8H",
+                           right=right, my_spit="3D", their_spit="4D")
     now = before.clone()
     now.apply(1, Play(0, LEFT))
-    assert now.phase is Phase.ROUND_OVER
+    assert now.phase is ends_in
     with pytest.raises(IllegalActionError) as refused:
         now.apply(0, Play(0, LEFT))
     assert refusal_for_action(Play(0, LEFT), 0, refused.value.reason, now, before) == (
         Play(0, LEFT), "too late: left is now a seven", True)
-
-
-def test_a_play_beaten_to_its_pile_into_a_stalemate_says_the_new_top() -> None:
-    before = spit_position(mine=("7H", "2C", "", "", ""), theirs=("7S", "JS", "", "", ""),
-                           left="8H", right="5D", my_spit="3D", their_spit="4D")
-    now = before.clone()
-    now.apply(1, Play(0, LEFT))
-    assert now.phase is Phase.STALEMATE
-    with pytest.raises(IllegalActionError) as refused:
-        now.apply(0, Play(0, LEFT))
-    assert refusal_for_action(Play(0, LEFT), 0, refused.value.reason, now, before)[1] == \
-        "too late: left is now a seven"

@@ -49,8 +49,9 @@ class Rules:
     """Spit: fill an empty stockpile slot by itself when that uncovers a card."""
     max_rounds: int = 1000
     """The loop guard across rounds: after this many rounds the player holding
-    fewer cards wins. Random play ends a standard match in tens of rounds, so it
-    only ever stops a pathological match."""
+    fewer cards wins (in a points match the better score: lowest in Spit, highest in
+    Speed). Random play ends a match in tens of rounds, so it only ever stops a
+    pathological match."""
 
     def __post_init__(self) -> None:
         # Precomputed so the hot path is one tuple lookup, not rank arithmetic.

@@ -30,7 +30,7 @@ Choices where RULES.md is silent (each follows the common game or keeps it finit
   again, half each (26 in a whole deck); the re-deal is a new round.
 - Points: a tie at the end of the points match is a draw.
 - `max_rounds` guards the match: past it, the player holding fewer cards wins;
-  in the points match the lowest score wins (RULES.md).
+  in the points match the lowest score wins, as it does at the target.
 """
 
 from __future__ import annotations
