@@ -103,10 +103,11 @@ class SpitTable:
             cards.extend(pile)
         return cards
 
-
     # -------------------------------------------------------------- round end
 
     def _end_round(self, end: str, events: list[Event]) -> None:
+        """Score, then settle: the end of the match, a re-deal, the slap (or choice), or
+        with one pile the pile goes where the rule book says."""
         first_out = self.first_out
         if end == "cleared":
             reason = f"P{first_out} played every stockpile card"
