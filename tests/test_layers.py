@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "voicespit"
-AUDIO_STACK = ("vosk", "pocketsphinx", "pyttsx3", "sounddevice")
+AUDIO_STACK = ("vosk", "pocketsphinx", "pyttsx3", "sounddevice", "ctranslate2")
 
 # From the bottom up. A module may import its own layer and the layers below it.
 LAYERS = (
@@ -21,7 +21,7 @@ LAYERS = (
     {"match_events", "match", "match_settings", "intents", "inbox", "publisher", "delivery",
      "hearing", "refusals", "reaction_meter"},
     {"opponent", "simulation", "realtime_simulation"},
-    {"narration"},
+    {"narration", "answers", "announcement"},
     {"audio", "speech"},
     {"app"},
     {"cli", "__main__"},

@@ -9,6 +9,7 @@ the way out, atomically, so no way of stopping can damage it.
 from __future__ import annotations
 
 import contextlib
+import logging
 import signal
 import sys
 import threading
@@ -27,8 +28,9 @@ from voicespit.app.build import (
     text_only_speaker,
 )
 from voicespit.app.keyboard import KeyboardInput
-from voicespit.app.keys import KEY_HELP
+from voicespit.app.keys import key_help
 from voicespit.app.session import Session, SessionHooks
+from voicespit.app.tutorial import TutorialFactory
 from voicespit.app.voice import VoiceInput, open_voice_input
 from voicespit.audio.announcer import Announcer, TextMirror
 from voicespit.audio.output import Output
@@ -37,8 +39,12 @@ from voicespit.clock import Clock, RealClock
 from voicespit.config import Settings, data_directory
 from voicespit.engine import Rules
 from voicespit.errors import VoiceSpitError
+from voicespit.narration import sentence
 from voicespit.profile import Profile, ProfileError, ProfileStore
-from voicespit.speech.grammar import help_text
+from voicespit.speech.commands import Command, Verb
+from voicespit.speech.help import overview
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -52,6 +58,8 @@ class LaunchOptions:
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     make_clock: Callable[[], Clock] = RealClock
+    tutorial: bool = False
+    """Begin with the spoken tutorial (`--tutorial`)."""
 
 
 class App:
@@ -84,11 +92,11 @@ class App:
             self._output = open_output(mixer, report=notes.append)
             speaker = LiveSpeaker(renderer, mixer, settings=speech)
         except VoiceSpitError as error:
+            log.info("speech output: %s (%s)", error, error.detail or "no more detail")
             return text_only_speaker(speech), f"No speech: {error}. Everything is printed."
         if not notes:
             return speaker, None
-        note = notes[0].removeprefix("voicespit: ")
-        return speaker, note[:1].upper() + note[1:] + ("" if note.endswith(".") else ".")
+        return speaker, sentence(notes[0].removeprefix("voicespit: "))
 
     def save_profile(self, profile: Profile) -> None:
         with self._save_lock:
@@ -103,31 +111,35 @@ class App:
         out = self.options.stdout
         speaker, sound_note = self._speaker()
         mirror = TextMirror(out)
-        spoken_help = help_text()
-        narrator = narrator_from(self.settings, self.profile, spoken_help)
+        narrator = narrator_from(self.settings, self.profile, " ".join(overview(self.rules.game)))
         announcer = Announcer(narrator, speaker, mirror)
         pace = pace_from(self.settings.opponent.pace, self.settings.opponent.target_win_rate,
                          self.profile.opponent_seconds_per_card)
-        factory = MatchFactory(match_settings_from(self.settings), pace, self.options.seed,
-                               self.options.make_clock)
+        match_settings = match_settings_from(self.settings)
+        factory = MatchFactory(match_settings, pace, self.options.seed, self.options.make_clock)
         hooks = SessionHooks(leave=self._left.set, profile_changed=self.save_profile)
         session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
-                          help_text=spoken_help)
+                          echo_plays=self.settings.output.echo_plays,
+                          tutorials=TutorialFactory(match_settings, self.options.make_clock))
         speaker.on_announcement_finished(session.announcement_finished)
-        voice, how_to_talk = open_voice_input(self.settings, self.options.script, session, speaker)
+        voice, report = open_voice_input(self.settings, self.options.script, session, speaker)
         self.voice = voice
         if voice is None:
             # Typing only: the spoken help includes the keys.
-            hooks.extra_help.append(KEY_HELP)
+            hooks.extra_help += key_help(self.rules.game)
         if sound_note:
             session.say(sound_note)
         if self.profile_message:
             session.say(self.profile_message)
-        session.greet(how_to_talk)
+        details = " ".join(part for part in (report.details, sound_note) if part)
+        session.greet(report.summary, by_voice=report.by_voice, details=details)
+        if self.options.tutorial:
+            session.handle_command(Command(Verb.TUTORIAL))
         self.keyboard = KeyboardInput(session, self.options.stdin, out,
                                       talk=voice.talk if voice is not None else None,
                                       leave_at_end=voice is None)
         reader = threading.Thread(target=self.keyboard.run, name="keyboard", daemon=True)
+        status = 0
         try:
             with _stop_on_sigterm():
                 if voice is not None:
@@ -135,7 +147,12 @@ class App:
                 reader.start()
                 while not self._left.wait(0.2):
                     pass
+        except _Terminated:
+            status = 128 + signal.SIGTERM
+            session.leave()
         except KeyboardInterrupt:
+            # The shell's convention for Ctrl-C, so a script can tell it from a normal end.
+            status = 128 + signal.SIGINT
             session.leave()
         finally:
             self.keyboard.stop()
@@ -148,13 +165,17 @@ class App:
             if self._output is not None:
                 self._output.close()
             reader.join(timeout=1.0)
-        return 0
+        return status
 
 
 def _let_goodbye_play(speaker: Speaker) -> None:
     wait = getattr(speaker, "wait_until_idle", None)
     if callable(wait):
         wait(3.0)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: ended like Ctrl-C, with its own exit status."""
 
 
 @contextlib.contextmanager
@@ -165,7 +186,7 @@ def _stop_on_sigterm() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
+        raise _Terminated
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:

@@ -1,58 +1,78 @@
-"""Voice input for the session: a source, the listening gate, a recognizer, narrowing.
+"""Voice input for the session: a source, the listening gate, a recognizer, the state's prior.
+
+**Narrowing never forces a choice.** The recognizer always listens for the whole
+grammar, so a rank the player does not hold is heard as itself and refused with
+a reason ("You have no seven."), never taken for one they hold. The table only
+sets a prior: the sentences that can matter now (`context_for`) get a small
+bonus in recognizers that can weigh sentences (Whisper), which breaks near-ties
+and nothing more.
 
 The recognizer is only ever called from the listener's thread: the referee
-thread hands over the vocabulary the table allows now, and the recognizer picks
-it up before the next block it hears (the adapters apply it at the next
-utterance).
+thread hands over the preferred sentences, and the recognizer picks them up
+before the next block it hears.
 """
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from voicespit.app.session import Session
 from voicespit.app.wav_script import ScriptSource
 from voicespit.audio.speaker import Speaker
 from voicespit.clock import Clock, RealClock
-from voicespit.config import PROJECT_ROOT, Settings
+from voicespit.config import Settings
 from voicespit.errors import VoiceSpitError
 from voicespit.intents import State
 from voicespit.narration import sentence
 from voicespit.speech.audio import AudioSource
 from voicespit.speech.context import GrammarContext, context_for
 from voicespit.speech.gate import ListeningGate
-from voicespit.speech.grammar import vosk_phrases
+from voicespit.speech.grammar import sentences
 from voicespit.speech.listener import Listener
 from voicespit.speech.recognizer import Recognition, Recognizer
 
 HUMAN = 0
 KEYBOARD_ADVICE = "Type your commands and press enter, or press question mark for the keys."
+log = logging.getLogger(__name__)
 
 
 class NarrowingRecognizer:
-    """A recognizer whose vocabulary follows the table, changed only on its own thread."""
+    """A recognizer whose prior follows the table, changed only on its own thread."""
 
     def __init__(self, inner: Recognizer) -> None:
         self.inner = inner
         self.name = inner.name
         self._wanted: list[str] | None = None
+        self._preferred: list[str] | None = None
         self._lock = threading.Lock()
         self.changes = 0
+        """How many times the prior was handed to the recognizer."""
 
-    def want(self, phrases: list[str]) -> None:
+    def prefer(self, phrases: list[str]) -> None:
+        """From any thread: the sentences the table makes likely now."""
         with self._lock:
-            self._wanted = phrases
+            self._preferred = phrases
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
-        self.want(list(phrases))
+        with self._lock:
+            self._wanted = list(phrases)
+
+    def set_prior(self, preferred: Collection[str]) -> None:
+        self.prefer(list(preferred))
 
     def _apply(self) -> None:
         with self._lock:
             wanted, self._wanted = self._wanted, None
+            preferred, self._preferred = self._preferred, None
         if wanted is not None:
             self.inner.set_phrases(wanted)
+        if preferred is not None:
+            self.inner.set_prior(preferred)
             self.changes += 1
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
@@ -74,16 +94,17 @@ class VoiceCommands:
         self.session = session
         self.recognizer = recognizer
         self.narrow = narrow
+        """Use the table as a prior (it never narrows what can be heard)."""
         self._context: GrammarContext | None = None
 
     def table_changed(self, state: State) -> None:
-        """On the referee thread: listen for what can matter now."""
+        """On the referee thread: favour what can matter now."""
         if not self.narrow:
             return
         context = context_for(state, HUMAN)
         if context != self._context:
             self._context = context
-            self.recognizer.want(vosk_phrases(context))
+            self.recognizer.prefer(sentences(context))
 
     def on_recognition(self, recognition: Recognition) -> None:
         if not recognition.is_final:
@@ -135,13 +156,47 @@ class VoiceInput:
         self.session.say(f"Voice input: {error}")
 
 
+@dataclass(frozen=True)
+class InputReport:
+    """How the player's commands reach the game, for the greeting and "how do you hear me"."""
+
+    summary: str
+    """A few words for the greeting: "by voice with PocketSphinx", "by keyboard"."""
+    details: str = ""
+    """Whole sentences, fit to speak (never a path): the recognizer and why, the device,
+    when the game listens, or why the keyboard is used instead."""
+    log: str = ""
+    """The same with everything a technician needs (paths, library messages)."""
+
+    @property
+    def by_voice(self) -> bool:
+        return self.summary.startswith("by voice")
+
+
+KEYBOARD = InputReport("by keyboard", KEYBOARD_ADVICE)
+LISTENING = {"echo_guard": "I stop listening while I speak.",
+             "headphones": "I listen even while I speak.",
+             "push_to_talk": "Press the key left of 1 before each command."}
+MIC_ADVICE = "Plug in a microphone and start again, or play with --input keyboard."
+
+
+def without_paths(text: str) -> str:
+    """`text` with every file path cut to its last part ("in /home/x/models" -> "in models")."""
+    return re.sub(r"(?<![\w.~])(?:~|\.{1,2})?/[^\s,;:()]*[^\s,;:().]",
+                  lambda found: Path(found.group(0)).name or found.group(0), text)
+
+
 def open_voice_input(settings: Settings, script: Path | None, session: Session,
                      speaker: Speaker, clock: Clock | None = None
-                     ) -> tuple[VoiceInput | None, str]:
-    """Voice input as the settings ask, or None and why the keyboard is used instead."""
+                     ) -> tuple[VoiceInput | None, InputReport]:
+    """Voice input as the settings ask, or None and why the keyboard is used instead.
+
+    `input = "mic"` (or "wav") is a promise: without a microphone (or a recognizer)
+    it raises a VoiceSpitError saying what to do, rather than falling back quietly.
+    """
     kind = settings.input.input
     if kind == "keyboard":
-        return None, KEYBOARD_ADVICE
+        return None, KEYBOARD
     clock = clock or RealClock()
     source: AudioSource
     where: str
@@ -162,29 +217,44 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
             source = microphone
             where = microphone.description or "the microphone"
     except VoiceSpitError as error:
+        log.info("voice input: %s (%s)", error, error.detail or "no more detail")
         if kind == "wav":
             raise
-        return None, f"{sentence(str(error))} {KEYBOARD_ADVICE}"
+        if kind == "mic":
+            raise VoiceSpitError(f"{sentence(str(error))} {MIC_ADVICE}",
+                                 detail=error.detail) from None
+        return None, InputReport(f"by keyboard ({error})",
+                                 f"{sentence(str(error))} {KEYBOARD_ADVICE}",
+                                 f"{error}: {error.detail}")
     try:
+        from voicespit.speech.models import default_models_dir
         from voicespit.speech.select import make_recognizer
 
         models_dir = Path(settings.input.models_dir) if settings.input.models_dir \
-            else PROJECT_ROOT / "models"
+            else default_models_dir()
         recognizer, which = make_recognizer(settings.input.recognizer,  # type: ignore[arg-type]
                                             models_dir=models_dir,
-                                            model=settings.input.vosk_model or None)
+                                            model=settings.input.vosk_model or None,
+                                            whisper_model=settings.input.whisper_model or None)
     except VoiceSpitError as error:
         source.close()
-        if kind == "wav":
+        log.info("speech recognition: %s (%s)", error, error.detail or "no more detail")
+        if kind in ("wav", "mic"):
             raise
-        return None, f"Speech recognition is off: {error}. {KEYBOARD_ADVICE}"
+        return None, InputReport("by keyboard (speech recognition is off)",
+                                 f"Speech recognition is off: {without_paths(str(error))}. "
+                                 f"{KEYBOARD_ADVICE}", str(error))
     gate = ListeningGate(settings.input.listen, tail_ms=settings.input.echo_tail_ms)
     speaker.on_speaking_started(gate.speaking_started)
     speaker.on_speaking_finished(gate.speaking_finished)
     voice = VoiceInput(source, recognizer, gate, session, clock, leave_at_end=kind == "wav")
     session.hooks.table_changed = voice.table_changed
-    listening = {"echo_guard": "I stop listening while I speak.",
-                 "headphones": "I listen even while I speak.",
-                 "push_to_talk": "Press the key left of 1 before each command."}
-    return voice, f"{which} Listening on {where}. {listening[settings.input.listen]}"
+    details = f"{which} Listening on {where}. {LISTENING[settings.input.listen]}"
+    log.info("voice input: %s", details)
+    return voice, InputReport(f"by voice with {_engine_name(recognizer.name)}",
+                              without_paths(details), details)
 
+
+def _engine_name(name: str) -> str:
+    """The recognizer as a player would call it ("pocketsphinx" -> "PocketSphinx")."""
+    return {"pocketsphinx": "PocketSphinx", "vosk": "Vosk"}.get(name, name.capitalize())

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from voicespit.app.build import rules_from, validate_pace
+from voicespit.app.build import rules_from, validate_pace, validate_variants
 from voicespit.app.runner import App, LaunchOptions
 from voicespit.cli.arguments import positive_int, seed_value
+from voicespit.cli.logs import start_logging
 from voicespit.config import load_settings, settings_file, user_config_path
 
 
@@ -21,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="where commands come from (default: auto)")
     parser.add_argument("--script", type=Path, metavar="FILE",
                         help="with --input wav: lines of 'SECONDS FILE.wav' to speak")
-    parser.add_argument("--recognizer", choices=("auto", "vosk", "pocketsphinx"))
+    parser.add_argument("--recognizer", choices=("auto", "vosk", "whisper", "pocketsphinx"))
     parser.add_argument("--listen", choices=("echo_guard", "headphones", "push_to_talk"),
                         help="when to listen (default: not while the game speaks)")
     parser.add_argument("--voice", metavar="NAME", help="text-to-speech voice")
@@ -35,6 +36,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", metavar="NAME", help="whose statistics to use")
     parser.add_argument("--no-audio", action="store_true",
                         help="no sound at all: every announcement is printed")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also print the technical details of devices and recognizers "
+                             "on stderr")
+    parser.add_argument("--log", type=Path, metavar="FILE",
+                        help="write a detailed log to FILE: every event and every line said")
+    parser.add_argument("--tutorial", action="store_true",
+                        help="begin with a spoken tutorial: one guided round of Spit")
 
 
 def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
@@ -55,9 +63,11 @@ def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    start_logging(verbose=args.verbose, log_file=args.log)
     settings = load_settings(settings_file(args.config), overrides_from(args),
-                             validators=(validate_pace,))
+                             validators=(validate_pace, validate_variants))
     rules = rules_from(settings, args.variant)
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")
-    return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script)).run()
+    return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script,
+                                                     tutorial=args.tutorial)).run()

@@ -1,6 +1,6 @@
 """`voicespit recognize`: run WAV files or a spoken-command corpus through a recognizer.
 
-    voicespit recognize FILE.wav [FILE.wav ...] [--recognizer auto|vosk|pocketsphinx] [--json]
+    voicespit recognize FILE.wav [FILE.wav ...] [--recognizer auto|vosk|whisper|pocketsphinx] [--json]
     voicespit recognize --corpus DIR [--json]
 
 Files stream through the recognizer as the live game streams the microphone,
@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from voicespit.speech.models import default_models_dir
 from voicespit.speech.select import KINDS, make_recognizer
 from voicespit.speech.transcription import (
     CorpusItem,
@@ -24,8 +25,6 @@ from voicespit.speech.transcription import (
     transcribe_all,
 )
 
-DEFAULT_MODELS = Path("models")
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE.wav",
@@ -34,10 +33,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a corpus directory with manifest.tsv (see benchmarks/make_corpus.py)")
     parser.add_argument("--recognizer", choices=KINDS, default="auto",
                         help="which recognizer (default auto: Vosk if an English model is "
-                             "installed, else PocketSphinx)")
-    parser.add_argument("--models-dir", type=Path, default=DEFAULT_MODELS, metavar="DIR",
-                        help="where Vosk models are installed (default models/)")
+                             "installed, else Whisper, else PocketSphinx)")
+    parser.add_argument("--models-dir", type=Path, default=None, metavar="DIR",
+                        help="where Vosk models are installed (default: as `voicespit models "
+                             "list`, $VOICESPIT_MODELS_DIR or models/)")
     parser.add_argument("--model", metavar="NAME_OR_PATH", help="the Vosk model to use")
+    parser.add_argument("--whisper-model", metavar="NAME_OR_PATH",
+                        help="a Whisper model folder to use instead of the built-in one")
     parser.add_argument("--json", action="store_true",
                         help="one JSON line per file and a summary line")
 
@@ -49,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
     items = [CorpusItem(path, str(path)) for path in args.files]
     if args.corpus is not None:
         items += read_corpus(args.corpus)
-    recognizer, choice = make_recognizer(args.recognizer, models_dir=args.models_dir,
-                                         model=args.model)
+    recognizer, choice = make_recognizer(args.recognizer,
+                                         models_dir=args.models_dir or default_models_dir(),
+                                         model=args.model, whisper_model=args.whisper_model)
     print(choice, file=sys.stderr)
     results: list[FileResult] = []
     for result in transcribe_all(recognizer, items):
