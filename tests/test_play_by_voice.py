@@ -97,13 +97,16 @@ def test_a_whole_match_played_by_voice(game: str, spoken: Path,
     # Seeds whose matches are short (43 and 23 commands by voice): a whole match by
     # Whisper costs about a second of decoding per command on a busy machine.
     harness = Harness(game=game, pace="fast", seed=MATCH_SEEDS[game])
+    # A new session: a fresh stream, and no table yet, so nothing is favoured.
+    recognizer.finish()
+    recognizer.prefer([])
     commands = VoiceCommands(harness.session, recognizer)
     harness.session.hooks.table_changed = commands.table_changed
     voice = Voice(spoken, commands, recognizer)
     voice.say("new game")
     harness.run(0.5)
     game_on = harness.session.game
-    assert game_on is not None
+    assert game_on is not None, (voice.heard, harness.text[-500:])
     played: list[tuple[str, int]] = []  # (the last thing said, the rank of the card played)
 
     def on_event(stamped: Stamped) -> None:
