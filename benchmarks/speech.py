@@ -43,6 +43,8 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper plus the unconstrained check": dataclasses.replace(WHISPER, unconstrained_gap=5.0),
     "whisper, bare words only": dataclasses.replace(WHISPER, written_forms=False),
     "whisper without the token bonus": dataclasses.replace(WHISPER, token_bonus=0.0),
+    "whisper with the duration check": dataclasses.replace(
+        WHISPER, most_seconds_per_syllable=0.6, most_seconds_alone=0.6),
     "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
         WHISPER, endpoint=EndpointSettings(settle_frames=25)),
 }
