@@ -190,8 +190,19 @@ class Pyttsx3Renderer:
             self._count += 1
             path = self._directory / f"utterance-{self._count}.wav"
             self._finished.clear()
-            self._engine.save_to_file(spoken, str(path))
-            self._engine.runAndWait()
+            self._error = None
+            try:
+                self._engine.save_to_file(spoken, str(path))
+                self._engine.runAndWait()
+            except Exception as error:
+                path.unlink(missing_ok=True)
+                raise SpeechRenderError(f"the speech engine failed on {text!r}: {error!r}") \
+                    from error
+            if self._error is not None:
+                # pyttsx3 reports a driver's exception as an "error" notification and
+                # never finishes the utterance: waiting for it would only waste the timeout.
+                path.unlink(missing_ok=True)
+                raise SpeechRenderError(f"the speech engine failed on {text!r}: {self._error!r}")
             finished = self._finished.wait(self._timeout)
             self._wait_until_idle()
             if finished and self._completed:
