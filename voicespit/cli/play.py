@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="where commands come from (default: auto)")
     parser.add_argument("--script", type=Path, metavar="FILE",
                         help="with --input wav: lines of 'SECONDS FILE.wav' to speak")
-    parser.add_argument("--recognizer", choices=("auto", "vosk", "pocketsphinx"))
+    parser.add_argument("--recognizer", choices=("auto", "vosk", "whisper", "pocketsphinx"))
     parser.add_argument("--listen", choices=("echo_guard", "headphones", "push_to_talk"),
                         help="when to listen (default: not while the game speaks)")
     parser.add_argument("--voice", metavar="NAME", help="text-to-speech voice")
@@ -41,6 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "on stderr")
     parser.add_argument("--log", type=Path, metavar="FILE",
                         help="write a detailed log to FILE: every event and every line said")
+    parser.add_argument("--tutorial", action="store_true",
+                        help="begin with a spoken tutorial: one guided round of Spit")
 
 
 def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
@@ -72,4 +74,5 @@ def build_app(args: argparse.Namespace) -> App:
     rules = rules_from(settings, args.variant)
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")
-    return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script))
+    return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script,
+                                              tutorial=args.tutorial))
