@@ -201,9 +201,10 @@ class PocketSphinxRecognizer:
 
     @property
     def helper_pid(self) -> int | None:
-        """The process id of the second-opinion child, while there is one."""
+        """The process id of the second-opinion child while it takes requests (it has
+        loaded its model and has not failed). Ask on the recognizer's own thread."""
         helper = self._second_opinion
-        return helper.pid if helper is not None and helper.usable else None
+        return helper.pid if helper is not None and helper.ready() else None
 
     def _ask_second_opinion(self) -> int | None:
         """Hand the second audio to the child before the first decode starts, so that
