@@ -5,7 +5,8 @@ match and opponent on a fake clock, wired as the game wires them (`VoiceInput`).
 Its second-opinion decoder is a real child process, killed here with SIGKILL; the
 failing recognizer is the real one whose decoding raises from some point on. The
 game must say what happened once, in plain words, and play on, by voice or by
-keyboard, to the end of the match with every card accounted for.
+keyboard, to the end of the match with every card accounted for and the profile
+saved whole (the real profile store, on disk).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tests.spoken_voice import Voice, spoken_pcm
 from voicespit.app.voice import VoiceInput
 from voicespit.clock import FakeClock
 from voicespit.engine.invariants import check_cards
+from voicespit.profile import Profile, ProfileStore
 from voicespit.speech.audio import AudioBlock
 from voicespit.speech.gate import ListeningGate
 from voicespit.speech.pocketsphinx_recognizer import HELPER_RESTARTED, PocketSphinxRecognizer
@@ -55,6 +57,28 @@ def play_to_the_end(harness: Harness, limit_seconds: float = 3_600.0) -> None:
     raise AssertionError("no end of the match:\n" + harness.text[-2000:])
 
 
+def saved_on_disk(harness: Harness, directory: Path) -> ProfileStore:
+    """Save the session's profile where the game would, through the real store."""
+    store = ProfileStore(directory)
+
+    def save(profile: Profile) -> None:
+        store.save(profile)
+
+    harness.session.hooks.profile_changed = save
+    return store
+
+
+def the_match_is_whole(harness: Harness, store: ProfileStore) -> None:
+    """Every card of the match is there, and the profile on disk counts the game, whole."""
+    game = harness.session.game
+    assert game is not None
+    check_cards(game.match.state)
+    profile, trouble = store.load()
+    assert trouble is None, trouble
+    assert profile.games == 1 and profile.cards_played == harness.profile.cards_played
+    assert sorted(path.name for path in store.directory.iterdir()) == ["default.json"]
+
+
 def wait_until_dead(pid: int, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     status = Path(f"/proc/{pid}/status")
@@ -66,6 +90,7 @@ def wait_until_dead(pid: int, timeout: float = 10.0) -> None:
 def test_a_killed_recognizer_worker_is_started_again_said_once_and_nothing_is_lost(
         tmp_path: Path) -> None:
     harness = Harness(game="speed", pace="fast", seed=6)
+    store = saved_on_disk(harness, tmp_path / "profile")
     recognizer = PocketSphinxRecognizer()
     voice_input = VoiceInput(NoMicrophone(), recognizer, ListeningGate(), harness.session,
                              harness.clock)
@@ -95,10 +120,7 @@ def test_a_killed_recognizer_worker_is_started_again_said_once_and_nothing_is_lo
     assert exact / len(after) >= 0.8, after
     restarted = recognizer.helper_pid
     assert restarted is not None and restarted != killed, "a new worker took over"
-    game = harness.session.game
-    assert game is not None
-    check_cards(game.match.state)
-    assert harness.profile.games == 1
+    the_match_is_whole(harness, store)
 
 
 class FailingPocketSphinx(PocketSphinxRecognizer):
@@ -142,6 +164,7 @@ def test_a_recognizer_that_fails_mid_match_leaves_the_keyboard_and_says_so(
         tmp_path: Path) -> None:
     harness = Harness(game="speed", pace="fast", seed=6)
     harness.session.hooks.extra_help = []  # as the live game has it when it listens
+    store = saved_on_disk(harness, tmp_path / "profile")
     recognizer = FailingPocketSphinx()
     recognizer.fail.clear()
     source = SpokenSource(tmp_path, harness.clock, ["new game", "ready"], recognizer.fail)
@@ -165,7 +188,5 @@ def test_a_recognizer_that_fails_mid_match_leaves_the_keyboard_and_says_so(
     WordPlayer(harness, harness.type, delay=2.0, seed=4, mistakes=0.0).start()
     play_to_the_end(harness)
     assert "Game over:" in harness.text
-    game = harness.session.game
-    assert game is not None
-    check_cards(game.match.state)
+    the_match_is_whole(harness, store)
     voice_input.stop()
