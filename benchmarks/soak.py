@@ -75,9 +75,11 @@ class Reading:
     threads: int
     fds: int
     objects: int
+    speech_cache_mb: float
+    """The renderer's kept utterances: bounded by count, so their size wanders a little."""
 
     @staticmethod
-    def now() -> Reading:
+    def now(renderer: Pyttsx3Renderer) -> Reading:
         gc.collect()
         release_free_memory()
         pages = int(Path("/proc/self/statm").read_text().split()[1])
@@ -85,7 +87,8 @@ class Reading:
         return Reading(rss_mb=pages * resource.getpagesize() / 2**20,
                        threads=max(threading.active_count(), tasks),
                        fds=sum(1 for _ in Path("/proc/self/fd").iterdir()),
-                       objects=len(gc.get_objects()))
+                       objects=len(gc.get_objects()),
+                       speech_cache_mb=renderer.cached_bytes / 2**20)
 
 
 @dataclass
@@ -140,6 +143,7 @@ class Figures:
     rss_baseline_mb: float
     rss_growth_mb: float
     rss_peak_mb: float
+    speech_cache_growth_mb: float
     threads_leaked: int
     fds_leaked: int
     objects_growth: int
@@ -165,13 +169,14 @@ def run(matches: int, warmup: int, every: int, out_dir: Path, report: bool = Tru
         while soak.matches < matches:
             play(soak, renderer, out)
             if soak.matches == warmup or soak.matches == matches or soak.matches % every == 0:
-                reading = Reading.now()
+                reading = Reading.now(renderer)
                 soak.readings.append((soak.matches, reading))
                 if report:
                     cost = statistics.median(soak.cpu_per_event[-every:] or [0.0]) * 1e6
                     print(f"{soak.matches:6d} matches  rss {reading.rss_mb:7.1f} MB  "
                           f"threads {reading.threads:3d}  fds {reading.fds:3d}  "
-                          f"objects {reading.objects:8,d}  {cost:6.1f} us cpu/event  "
+                          f"objects {reading.objects:8,d}  "
+                          f"speech cache {reading.speech_cache_mb:5.1f} MB  {cost:6.1f} us cpu/event  "
                           f"renders {renderer.renders}", flush=True)
     finally:
         renderer.close()
@@ -182,6 +187,7 @@ def run(matches: int, warmup: int, every: int, out_dir: Path, report: bool = Tru
         rss_baseline_mb=round(baseline.rss_mb, 1),
         rss_growth_mb=round(final.rss_mb - baseline.rss_mb, 1),
         rss_peak_mb=round(max(reading.rss_mb for _, reading in soak.readings), 1),
+        speech_cache_growth_mb=round(final.speech_cache_mb - baseline.speech_cache_mb, 1),
         threads_leaked=max(0, final.threads - baseline.threads),
         fds_leaked=max(0, final.fds - baseline.fds),
         objects_growth=final.objects - baseline.objects,

@@ -138,6 +138,12 @@ class Pyttsx3Renderer:
         # another voice selected, so choose ours explicitly.
         self._set_voice(None)
 
+    @property
+    def cached_bytes(self) -> int:
+        """Memory the kept renders take (a long session's speech cache, for the soak)."""
+        kept = list(self._cache.values())  # one step under the GIL: safe beside render()
+        return sum(samples.nbytes for samples in kept)
+
     def _on_finished(self, name: object = None, completed: bool = True, **_: object) -> None:
         self._completed = bool(completed)
         self._finished.set()
