@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.app_harness import Harness
-from tests.test_play_by_voice import Voice
+from tests.spoken_voice import Voice
 from voicespit.app.keys import key_help
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
 from voicespit.speech import help as spoken_help

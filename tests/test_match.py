@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -414,15 +413,14 @@ def test_a_slow_listener_holds_up_nobody_and_still_hears_everything_in_order() -
     release = threading.Event()
 
     def slow(stamped: Stamped) -> None:
-        release.wait(5.0)
+        release.wait(60.0)  # a guard: a match that waited for this listener would wait it out
         heard.append(stamped)
     table.match.subscribe(slow)
     table.match.start()
-    started = time.monotonic()
     table.play_until(lambda state: state.phase is Phase.ROUND_OVER)
-    assert time.monotonic() - started < 5.0 and heard == []
+    assert heard == [], "the round was played while the listener had heard nothing yet"
     release.set()
-    assert table.match.flush_listeners(5.0)
+    assert table.match.flush_listeners(60.0)
     assert heard == table.log
     table.match.close()
 

@@ -69,7 +69,9 @@ def test_speech_is_ducked_while_a_cue_plays_and_only_then() -> None:
     assert block[1500] == pytest.approx(0.4), "after the cue: full level again"
 
 
-def test_the_paced_output_plays_in_real_time() -> None:
+def test_the_paced_output_never_plays_faster_than_real_time() -> None:
+    # A busy machine can only make it later; how close to real time it keeps is
+    # measured by benchmarks/audio_latency.py, not asserted here.
     mixer = Mixer(RATE)
     output = PacedOutput(mixer, block_frames=128, keep=True)
     heard: list[float] = []
@@ -77,12 +79,12 @@ def test_the_paced_output_plays_in_real_time() -> None:
     try:
         started = time.monotonic()
         mixer.play(tone(0.3), on_finish=lambda at, _done: heard.append(at))
-        while not heard and time.monotonic() - started < 3.0:
+        while not heard and time.monotonic() - started < 60.0:  # a guard only
             time.sleep(0.01)
     finally:
         output.close()
     assert heard, "the sound never finished"
-    assert 0.28 < heard[0] - started < 0.45, "a 0.3 s sound takes 0.3 s to play"
+    assert heard[0] - started >= 0.3 - 128 / RATE, "a 0.3 s sound is not drained at once"
     recording = output.recording()
     assert np.max(np.abs(recording)) == pytest.approx(0.5, rel=0.01)
 

@@ -11,26 +11,22 @@ real.
 
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.app_harness import Harness, WordPlayer
+from tests.spoken_voice import Voice
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
 from voicespit.engine.cards import RANK_NAMES
 from voicespit.engine.events import CardPlayed
 from voicespit.match_events import Stamped
-from voicespit.speech.audio import read_wav
 from voicespit.speech.commands import Verb
 from voicespit.speech.parser import command_in, parse
-from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="espeak-ng is needed to speak the commands")
-BLOCK = 2 * SAMPLE_RATE // 10
 MATCH_SEEDS = {"spit": 7, "speed": 12}
 HEARD_RIGHT = {"whisper": 0.7, "pocketsphinx": 0.8}
 """The least share of commands heard right. Whisper hears this espeak-ng voice's "nine"
@@ -38,35 +34,6 @@ as "five" and its "ace" as "eight" even transcribing freely on a 30 s window (it
 espeak-ng benchmark figure is 0.68 clean, real voices 0.93), and the player repeats
 the card it cannot get heard; the invariant that matters is below: no card played
 that was not said."""
-
-
-class Voice:
-    """Speaks a command and streams it, with the silence around it, to the recognizer."""
-
-    def __init__(self, folder: Path, commands: VoiceCommands, recognizer: NarrowingRecognizer) -> None:
-        self.folder = folder
-        self.commands = commands
-        self.recognizer = recognizer
-        self.heard: list[tuple[str, str]] = []
-        """(said, recognized) for every utterance; "" when nothing came out."""
-
-    def _audio(self, text: str) -> bytes:
-        path = self.folder / (re.sub(r"\W+", "-", text) + ".wav")
-        if not path.exists():
-            subprocess.run(["espeak-ng", "-v", "en-us", "-s", "165", "-w", str(path), text],
-                           check=True)
-        return read_wav(path)[0]
-
-    def say(self, text: str) -> None:
-        silence = bytes(2 * SAMPLE_RATE // 2)
-        stream = silence + self._audio(text) + silence * 2
-        results: list[Recognition] = []
-        for offset in range(0, len(stream), BLOCK):
-            results += self.recognizer.accept_audio(stream[offset:offset + BLOCK])
-        finals = [result for result in results if result.is_final]
-        self.heard.append((text, " ".join(r.text for r in finals if not r.rejected)))
-        for result in finals:
-            self.commands.on_recognition(result)
 
 
 @pytest.fixture(scope="module")

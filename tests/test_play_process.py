@@ -2,65 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.devices import has_sound_device
+from tests.game_process import ROOT, Game, profile_of
 from tests.wav_scripts import write_script
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-class Game:
-    """The game as a child process, its output collected line by line."""
-
-    def __init__(self, home: Path, *arguments: str) -> None:
-        env = {**os.environ, "XDG_DATA_HOME": str(home / "data"),
-               "XDG_CONFIG_HOME": str(home / "config"), "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "voicespit", "play", "--input", "keyboard", "--no-audio",
-             *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, cwd=ROOT, env=env)
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def type(self, text: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(text + "\n")
-        self.process.stdin.flush()
-
-    def wait_for(self, text: str, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not any(text in line for line in self.lines):
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise AssertionError(f"no {text!r}; output so far:\n" + "\n".join(self.lines))
-            time.sleep(0.05)
-
-    def finish(self, timeout: float = 20.0) -> int:
-        code = self.process.wait(timeout)
-        self._reader.join(timeout)
-        return code
-
-
-def profile_of(home: Path) -> dict[str, object]:
-    path = home / "data" / "voicespit" / "default.json"
-    data = json.loads(path.read_text())
-    assert isinstance(data, dict)
-    return data
 
 
 def test_piped_commands_play_and_the_end_of_input_leaves_cleanly(tmp_path: Path) -> None:

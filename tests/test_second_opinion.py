@@ -2,19 +2,21 @@
 
 The child is only a speed-up: these tests hold it to giving exactly the answers
 of an in-process decode, and the recognizer to giving the same results whether
-the child is there, late, or killed.
+the child is there, late, or killed (then a new one is started).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
 import time
 from pathlib import Path
 
 from voicespit.speech.audio import read_wav
 from voicespit.speech.grammar import sentences
 from voicespit.speech.pocketsphinx_engine import DecoderPair, PocketSphinxSettings
-from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.pocketsphinx_recognizer import HELPER_RESTARTED, PocketSphinxRecognizer
 from voicespit.speech.second_opinion import SecondOpinion
 from voicespit.speech.transcription import read_corpus, transcribe
 
@@ -96,9 +98,11 @@ def test_a_narrowed_grammar_reaches_the_child(spoken_corpus: Path) -> None:
         opinion.close()
 
 
-def test_a_killed_child_is_given_up_and_the_recognizer_decodes_for_itself(
+def test_a_killed_child_is_started_again_and_meanwhile_the_recognizer_decodes_for_itself(
         spoken_corpus: Path) -> None:
     with_child = PocketSphinxRecognizer()
+    told: list[str] = []
+    with_child.on_trouble = told.append
     alone = PocketSphinxRecognizer(settings=dataclasses.replace(PocketSphinxSettings(),
                                                                 agreement_in_child=False))
     items = list(read_corpus(spoken_corpus))
@@ -106,11 +110,15 @@ def test_a_killed_child_is_given_up_and_the_recognizer_decodes_for_itself(
     assert opinion is not None
     pcm, _ = read_wav(items[0].path)
     ready(opinion, pcm)
+    killed = with_child.helper_pid
+    assert killed == opinion.pid
     before = [transcribe(with_child, item).heard for item in items[:8]]
-    opinion._process.kill()
+    os.kill(killed, signal.SIGKILL)
     after = [transcribe(with_child, item).heard for item in items[8:]]
     assert not opinion.usable
     assert before + after == [transcribe(alone, item).heard for item in items]
+    assert with_child.helper_pid not in (None, killed), "a new child was started"
+    assert told == [HELPER_RESTARTED], "said once, in plain words"
 
 
 def test_a_child_that_cannot_load_the_model_is_never_asked(tmp_path: Path) -> None:

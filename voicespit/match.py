@@ -186,6 +186,12 @@ class Match:
         return self._failures + self._events.errors
 
     @property
+    def announcement_timeouts(self) -> int:
+        """How often the match stopped waiting for an announcement that was never reported
+        heard (`announcement_timeout_seconds`): each one held the game up that long."""
+        return self._events.announcement_timeouts
+
+    @property
     def listener_errors(self) -> list[str]:
         return self._events.listeners.errors
 

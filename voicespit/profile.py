@@ -10,6 +10,7 @@ new name with a message; the game then starts with a fresh one.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -85,6 +86,22 @@ def _checked(key: str, value: object) -> object:
     return value
 
 
+_WHY_NOT_WRITTEN = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk is full",
+    errno.EROFS: "the disk cannot be written to",
+    errno.EACCES: "I am not allowed to write there",
+    errno.EPERM: "I am not allowed to write there",
+    errno.ENOTDIR: "its folder cannot be made",
+    errno.EEXIST: "its folder cannot be made",
+}
+
+
+def why_not_written(error: OSError) -> str:
+    """Why a file could not be written, in words a player understands (no path, no code)."""
+    return _WHY_NOT_WRITTEN.get(error.errno or 0, "the disk refused it")
+
+
 class ProfileStore:
     """Profiles as `<directory>/<name>.json`."""
 
@@ -136,8 +153,8 @@ class ProfileStore:
                 raise
             self._sync_directory()
         except OSError as error:
-            raise ProfileError(f"could not save the profile in {self.directory}: "
-                               f"{error.strerror or error}") from error
+            raise ProfileError(f"I could not save your profile: {why_not_written(error)}",
+                               detail=f"{self.directory}: {error.strerror or error}") from error
         return path
 
     def _remove_leftovers(self, name: str) -> None:

@@ -46,6 +46,8 @@ class Publisher:
         self._deadline: Timer | None = None
         self.errors: list[str] = []
         """Observer failures: logged and counted, never passed on to the referee."""
+        self.announcement_timeouts = 0
+        """Times the audio layer never said an event was heard and the wait gave up."""
 
     def subscribe(self, listener: Listener, inline: bool) -> None:
         self.listeners.add(listener, inline)
@@ -111,7 +113,15 @@ class Publisher:
             return
 
         def give_up_waiting() -> None:
+            # The safety net: a speaker that never reports must not stop the game, but a
+            # healthy one always reports, so this is a stall worth knowing about.
             self._deadline = None
+            if self.hearing.heard_through >= oldest.sequence:
+                self._arm_deadline()  # heard in time: now the next unheard event, if any
+                return
+            self.announcement_timeouts += 1
+            log.warning("event %d was never reported heard; went on after %.0f s",
+                        oldest.sequence, self._timeout)
             self.hear(oldest.sequence)
         delay = oldest.time + self._timeout - self._clock.now()
         self._deadline = self._set_timer(delay, give_up_waiting)

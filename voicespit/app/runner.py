@@ -71,6 +71,9 @@ class App:
         self.profile, self.profile_message = self.store.load(settings.play.profile)
         self._left = threading.Event()
         self._save_lock = threading.Lock()
+        self._save_failing = False
+        """The last save failed and the player was told; told again only after a success."""
+        self.session: Session | None = None
         self.voice: VoiceInput | None = None
         self.keyboard: KeyboardInput | None = None
         self._output: Output | None = None
@@ -89,8 +92,9 @@ class App:
             renderer = Pyttsx3Renderer()
             mixer = Mixer(renderer.sample_rate)
             notes: list[str] = []
-            self._output = open_output(mixer, report=notes.append)
+            self._output = open_output(mixer, report=notes.append, on_lost=self._tell)
             speaker = LiveSpeaker(renderer, mixer, settings=speech)
+            speaker.on_trouble(self._tell)
         except VoiceSpitError as error:
             log.info("speech output: %s (%s)", error, error.detail or "no more detail")
             return text_only_speaker(speech), f"No speech: {error}. Everything is printed."
@@ -99,11 +103,27 @@ class App:
         return speaker, sentence(notes[0].removeprefix("voicespit: "))
 
     def save_profile(self, profile: Profile) -> None:
+        """Save atomically. A save that fails (a full or read-only disk) is told once, in
+        plain words, and the game goes on: the file on disk stays the old, whole profile,
+        and the next save (after the next game) tries again."""
         with self._save_lock:
             try:
                 self.store.save(profile)
             except ProfileError as error:
-                print(f"voicespit: {error}", file=sys.stderr)
+                log.warning("profile not saved: %s (%s)", error, error.detail)
+                if not self._save_failing:
+                    self._save_failing = True
+                    self._tell(f"{sentence(str(error))} Your saved profile is kept as it was, "
+                               "and the game goes on.")
+            else:
+                self._save_failing = False
+
+    def _tell(self, text: str) -> None:
+        """Say something to the player from outside the session's own flow."""
+        if self.session is not None:
+            self.session.say(text)
+        else:
+            print(f"voicespit: {text}", file=sys.stderr)
 
     # ------------------------------------------------------------------ run
 
@@ -121,6 +141,7 @@ class App:
         session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
                           echo_plays=self.settings.output.echo_plays,
                           tutorials=TutorialFactory(match_settings, self.options.make_clock))
+        self.session = session
         speaker.on_announcement_finished(session.announcement_finished)
         voice, report = open_voice_input(self.settings, self.options.script, session, speaker)
         self.voice = voice

@@ -17,10 +17,12 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
+from voicespit.app.keys import key_help
 from voicespit.app.session import Session
 from voicespit.app.wav_script import ScriptSource
 from voicespit.audio.speaker import Speaker
@@ -28,17 +30,24 @@ from voicespit.clock import Clock, RealClock
 from voicespit.config import Settings
 from voicespit.errors import VoiceSpitError
 from voicespit.intents import State
-from voicespit.narration import sentence
+from voicespit.narration import Priority, sentence
 from voicespit.speech.audio import AudioSource
 from voicespit.speech.context import GrammarContext, context_for
 from voicespit.speech.gate import ListeningGate
 from voicespit.speech.grammar import sentences
-from voicespit.speech.listener import Listener
+from voicespit.speech.listener import Listener, VoiceStoppedError
 from voicespit.speech.recognizer import Recognition, Recognizer
 
 HUMAN = 0
 KEYBOARD_ADVICE = "Type your commands and press enter, or press question mark for the keys."
 log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class ReportsTrouble(Protocol):
+    """A recognizer that says when it recovered from a failure of its own."""
+
+    on_trouble: Callable[[str], None] | None
 
 
 class NarrowingRecognizer:
@@ -128,6 +137,10 @@ class VoiceInput:
         self.commands = VoiceCommands(session, self.recognizer, narrow)
         self.leave_at_end = leave_at_end
         self._stopping = threading.Event()
+        self.stopped_working = threading.Event()
+        """Set when the recognizer failed: the game goes on by keyboard."""
+        if isinstance(recognizer, ReportsTrouble):
+            recognizer.on_trouble = self._recovered
         self.listener = Listener(source, self.recognizer, gate, self.commands.on_recognition,
                                  clock, on_error=self._on_error)
 
@@ -149,11 +162,22 @@ class VoiceInput:
 
     def _leave_when_done(self) -> None:
         self.listener.wait()
-        if not self._stopping.is_set():
+        if not self._stopping.is_set() and not self.stopped_working.is_set():
             self.session.leave()
 
     def _on_error(self, error: VoiceSpitError) -> None:
-        self.session.say(f"Voice input: {error}")
+        log.warning("voice input: %s (%s)", error, error.detail or "no more detail")
+        if isinstance(error, VoiceStoppedError):
+            # The keyboard reader runs all along: say so, and the help now names the keys.
+            self.stopped_working.set()
+            self.session.hooks.extra_help += key_help(self.session.rules.game)
+            self.session.say(f"{sentence(str(error))} {KEYBOARD_ADVICE}")
+        else:
+            self.session.say(f"Voice input: {error}")
+
+    def _recovered(self, text: str) -> None:
+        log.warning("voice input: %s", text)
+        self.session.say(text, Priority.NORMAL)
 
 
 @dataclass(frozen=True)

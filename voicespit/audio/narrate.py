@@ -28,6 +28,7 @@ from voicespit.clock import FakeClock
 from voicespit.engine import Rules
 from voicespit.engine.events import CardPlayed
 from voicespit.errors import VoiceSpitError
+from voicespit.intents import State
 from voicespit.match import Match, MatchSettings
 from voicespit.match_events import IntentRefused, Stamped
 from voicespit.narration import Narrator, Verbosity
@@ -82,6 +83,8 @@ class NarrateResult:
     """Utterances the speech engine had to render again. espeak-ng's output shifts by a
     few samples with every utterance a process renders, so a run with retries is the
     same game but not the same file, byte for byte."""
+    final_state: State | None = None
+    """The table when the game ended (every card is somewhere on it)."""
 
     @property
     def plays(self) -> int:
@@ -153,4 +156,4 @@ def narrate_game(rules: Rules, seed: int, out: Path, stream: TextIO,
         if own_renderer:
             speech.close()
     return NarrateResult(timeline, Counter(status for status, _ in speaker.history),
-                         mirror.lines, events, getattr(speech, "retries", 0))
+                         mirror.lines, events, getattr(speech, "retries", 0), match.state)

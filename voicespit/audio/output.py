@@ -10,6 +10,10 @@ this is how speech is interrupted, independent of the speech engine.
 Outputs:
 - `SoundDeviceOutput`: the sound card through sounddevice (imported lazily; a
   machine without PortAudio or without a device gets `NoOutputDeviceError`).
+- `DeviceOrSilence` (what `open_output` returns): the sound card while it lasts;
+  when it goes away mid-game (unplugged, its server gone), the paced output takes
+  over the same mixer at once, so what was playing ends on time and the game goes
+  on silently, saying so once.
 - `PacedOutput`: a virtual sound card that pulls blocks at real-time pace and
   throws them away (or keeps them, for tests). With no device the game runs on it,
   silently, so every timing (including the opponent's wait for speech to finish)
@@ -195,8 +199,10 @@ def _bind_finish(listener: FinishListener, at: float, completed: bool) -> Callab
 
 
 class Output(Protocol):
-    is_silent: bool
-    """True when nothing reaches a loudspeaker (the text mirror is all there is)."""
+    @property
+    def is_silent(self) -> bool:
+        """True when nothing reaches a loudspeaker (the text mirror is all there is)."""
+        ...
 
     def start(self) -> None: ...
 
@@ -268,11 +274,17 @@ class SoundDeviceOutput:
 
     is_silent = False
 
-    def __init__(self, mixer: Mixer, block_frames: int = 256, latency: str = "low") -> None:
+    def __init__(self, mixer: Mixer, block_frames: int = 256, latency: str = "low",
+                 on_lost: Callable[[], None] | None = None) -> None:
+        """`on_lost`: called (on PortAudio's thread) when the stream ends by itself:
+        the device went away."""
         self.mixer = mixer
         self.block_frames = block_frames
         self.latency = latency
+        self.on_lost = on_lost
+        self.device_name = "?"
         self._stream: Any = None
+        self._closing = False
 
     def start(self) -> None:
         sounddevice = import_sounddevice()
@@ -280,7 +292,8 @@ class SoundDeviceOutput:
             device = sounddevice.query_devices(kind="output")
             stream = sounddevice.OutputStream(
                 samplerate=self.mixer.sample_rate, channels=2, dtype="float32",
-                blocksize=self.block_frames, latency=self.latency, callback=self._callback)
+                blocksize=self.block_frames, latency=self.latency, callback=self._callback,
+                finished_callback=self._finished)
             stream.start()
         except Exception as error:  # PortAudioError, ValueError: both mean "no usable device"
             raise NoOutputDeviceError("no sound output device found",
@@ -293,18 +306,82 @@ class SoundDeviceOutput:
         delay = max(0.0, float(time_info.outputBufferDacTime - time_info.currentTime))
         outdata[:] = self.mixer.render(frames, time.monotonic() + delay)
 
+    def _finished(self) -> None:
+        # PortAudio ends a stream by itself only when the device failed under it.
+        if not self._closing:
+            log.info("sound output: the stream on %s ended by itself", self.device_name)
+            if self.on_lost is not None:
+                self.on_lost()
+
     def close(self) -> None:
+        self._closing = True
         if self._stream is not None:
-            self._stream.stop()
-            self._stream.close()
-            self._stream = None
+            stream, self._stream = self._stream, None
+            try:
+                stream.stop()
+                stream.close()
+            except Exception as error:  # a device that is gone may refuse even this
+                log.info("sound output: closing the stream: %s", error)
+
+
+SILENT_FROM_NOW = "The sound stopped working; playing silently, every announcement is printed as text."
+
+
+class DeviceOrSilence:
+    """The sound card, and the silent paced output the moment the card goes away.
+
+    `on_lost` is told once, with a sentence for the player. Both outputs pull from
+    the same mixer, so sounds playing when the device went on to their end in real
+    time, and every report of what was heard still comes: the match never waits
+    for a sound that nothing plays.
+    """
+
+    def __init__(self, mixer: Mixer, on_lost: Callable[[str], None] | None = None) -> None:
+        self.mixer = mixer
+        self.on_lost = on_lost
+        self.device: SoundDeviceOutput | None = SoundDeviceOutput(mixer, on_lost=self._lost)
+        self.paced: PacedOutput | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def is_silent(self) -> bool:
+        return self.device is None
+
+    def start(self) -> None:
+        """Start the device; raises NoOutputDeviceError when there is none."""
+        assert self.device is not None
+        self.device.start()
+
+    def _lost(self) -> None:
+        with self._lock:
+            if self._closed or self.device is None:
+                return
+            device, self.device = self.device, None
+            self.paced = PacedOutput(self.mixer)
+            self.paced.start()
+        # Not closed from here: this runs on PortAudio's own thread for the stream.
+        threading.Thread(target=device.close, name="close lost device", daemon=True).start()
+        if self.on_lost is not None:
+            self.on_lost(SILENT_FROM_NOW)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            device, paced = self.device, self.paced
+        if device is not None:
+            device.close()
+        if paced is not None:
+            paced.close()
 
 
 def open_output(mixer: Mixer, use_device: bool = True,
-                report: Callable[[str], None] | None = None) -> Output:
-    """The sound card if there is one; otherwise a silent paced output and one clear line."""
+                report: Callable[[str], None] | None = None,
+                on_lost: Callable[[str], None] | None = None) -> Output:
+    """The sound card if there is one (silence if it goes away: `on_lost` is told);
+    otherwise a silent paced output and one clear line."""
     if use_device:
-        device = SoundDeviceOutput(mixer)
+        device = DeviceOrSilence(mixer, on_lost)
         try:
             device.start()
         except NoOutputDeviceError as error:

@@ -26,6 +26,7 @@ import numpy as np
 
 from voicespit.audio.earcons import EarconBank, Stereo
 from voicespit.audio.output import Mixer, Playing
+from voicespit.audio.render_worker import RENDER_TIMEOUT, RenderWorker
 from voicespit.audio.reports import (
     SequenceListener,
     SpeakerBase,
@@ -39,6 +40,10 @@ from voicespit.resampling import resample
 
 SPEECH_GAIN = 0.7
 """Speech sits in the centre at this level; earcons (gain 0.45) play over it without clipping."""
+SPEECH_FAILING = "The game's voice is not working; everything is printed as text."
+"""Told once when the speech engine fails or stops answering (again only after it recovers)."""
+TroubleListener = Callable[[str], None]
+"""Given a sentence for the player about a failure the game is riding out."""
 
 
 class Speaker(Protocol):
@@ -131,13 +136,24 @@ class LiveSpeaker(SpeakerBase):
     `history` lists how each announcement's words ended (see SpeakerBase).
     `latencies` lists, for each announcement that reached the ear, the seconds
     from `say()` to its first speech sample.
+
+    The speech engine renders on a thread of its own (`RenderWorker`): when it
+    raises or does not answer within `render_timeout`, the words are dropped as
+    "failed" (they are heard at once, so the match never waits for them; the
+    text mirror has them), `on_trouble` listeners are told once, and speech
+    resumes as soon as the engine answers again.
     """
 
     def __init__(self, renderer: SpeechRenderer, mixer: Mixer, earcons: EarconBank | None = None,
                  settings: SpeechSettings | None = None,
-                 now: Callable[[], float] = time.monotonic) -> None:
+                 now: Callable[[], float] = time.monotonic,
+                 render_timeout: float = RENDER_TIMEOUT) -> None:
         super().__init__(settings)
         self.renderer = renderer
+        self.render_timeout = render_timeout
+        self._worker = RenderWorker(renderer)
+        self._trouble: list[TroubleListener] = []
+        self._speech_failing = False
         self.mixer = mixer
         self.earcons = earcons or EarconBank(mixer.sample_rate)
         self._now = now
@@ -195,6 +211,10 @@ class LiveSpeaker(SpeakerBase):
         with self._cond:
             super().begin_match()
 
+    def on_trouble(self, listener: TroubleListener) -> None:
+        """Be told, in a sentence fit to say, when speech stops working."""
+        self._trouble.append(listener)
+
     def close(self) -> None:
         with self._cond:
             self._closed = True
@@ -202,6 +222,7 @@ class LiveSpeaker(SpeakerBase):
                 self._current.playing.stop()
             self._cond.notify_all()
         self._thread.join(timeout=5.0)
+        self._worker.close()
 
     def wait_until_idle(self, timeout: float = 10.0) -> bool:
         """Block until nothing is playing or waiting to be said (tests, and the end of a game)."""
@@ -285,10 +306,13 @@ class LiveSpeaker(SpeakerBase):
         announcement = speech.announcement
         voice = self.settings.voice_for(announcement.about)
         try:
-            mono = self.renderer.render(announcement.text, voice, self.settings.rate)
+            mono = self._worker.render(announcement.text, voice, self.settings.rate,
+                                       self.render_timeout)
         except SpeechRenderError as error:
-            self.errors.append(str(error))
             mono = np.zeros(0, dtype=np.float32)
+            self._speech_failed(error)
+        else:
+            self._speech_failing = False
         mono = resample(mono, self.renderer.sample_rate, self.mixer.sample_rate)
         with self._cond:
             if speech.interrupted or not len(mono):
@@ -305,6 +329,15 @@ class LiveSpeaker(SpeakerBase):
                 sound, on_start=lambda at: self._speech_started(speech, at),
                 on_finish=lambda at, completed: self._speech_finished(speech, at, completed),
                 is_speech=True, after=speech.cue)
+
+    def _speech_failed(self, error: SpeechRenderError) -> None:
+        """On the speaker thread: the words are lost; tell the player once per outage."""
+        self.errors.append(str(error))
+        if self._speech_failing:
+            return
+        self._speech_failing = True
+        for listener in self._trouble:
+            listener(SPEECH_FAILING)
 
     def _speech_started(self, speech: _Speech, at: float) -> None:
         with self._cond:

@@ -138,6 +138,12 @@ class Pyttsx3Renderer:
         # another voice selected, so choose ours explicitly.
         self._set_voice(None)
 
+    @property
+    def cached_bytes(self) -> int:
+        """Memory the kept renders take (a long session's speech cache, for the soak)."""
+        kept = list(self._cache.values())  # one step under the GIL: safe beside render()
+        return sum(samples.nbytes for samples in kept)
+
     def _on_finished(self, name: object = None, completed: bool = True, **_: object) -> None:
         self._completed = bool(completed)
         self._finished.set()
@@ -190,8 +196,19 @@ class Pyttsx3Renderer:
             self._count += 1
             path = self._directory / f"utterance-{self._count}.wav"
             self._finished.clear()
-            self._engine.save_to_file(spoken, str(path))
-            self._engine.runAndWait()
+            self._error = None
+            try:
+                self._engine.save_to_file(spoken, str(path))
+                self._engine.runAndWait()
+            except Exception as error:
+                path.unlink(missing_ok=True)
+                raise SpeechRenderError(f"the speech engine failed on {text!r}: {error!r}") \
+                    from error
+            if self._error is not None:
+                # pyttsx3 reports a driver's exception as an "error" notification and
+                # never finishes the utterance: waiting for it would only waste the timeout.
+                path.unlink(missing_ok=True)
+                raise SpeechRenderError(f"the speech engine failed on {text!r}: {self._error!r}")
             finished = self._finished.wait(self._timeout)
             self._wait_until_idle()
             if finished and self._completed:

@@ -63,6 +63,11 @@ def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    return build_app(args).run()
+
+
+def build_app(args: argparse.Namespace) -> App:
+    """The game the flags describe, not yet started (raises VoiceSpitError on bad settings)."""
     start_logging(verbose=args.verbose, log_file=args.log)
     settings = load_settings(settings_file(args.config), overrides_from(args),
                              validators=(validate_pace, validate_variants))
@@ -70,4 +75,4 @@ def run(args: argparse.Namespace) -> int:
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")
     return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script,
-                                                     tutorial=args.tutorial)).run()
+                                              tutorial=args.tutorial))

@@ -55,6 +55,10 @@ class ListenerError(VoiceSpitError):
     """Voice input failed; the message says what and whether listening goes on."""
 
 
+class VoiceStoppedError(ListenerError):
+    """The recognizer failed: this listener has stopped for good (`detail` says why)."""
+
+
 class Listener:
     def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
                  on_result: Callable[[Recognition], None], clock: Clock, *,
@@ -127,8 +131,8 @@ class Listener:
                     self._deliver(self._call_recognizer(self.recognizer.finish))
                 return
         except _RecognizerFailedError as failure:
-            self._report(ListenerError(f"the recognizer failed ({failure.cause}); "
-                                       "voice input has stopped"))
+            self._report(VoiceStoppedError("speech recognition stopped working",
+                                           detail=f"the recognizer failed: {failure.cause!r}"))
         finally:
             self._finished.set()
 

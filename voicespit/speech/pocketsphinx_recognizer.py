@@ -30,7 +30,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +57,10 @@ from voicespit.speech.signal import (
 from voicespit.speech.word_graph import proper_prefixes
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
+HELPER_RESTARTS = 3
+"""How often the second-opinion child is started again after it died (killed, crashed);
+past that, the second decode stays in this process for good."""
+HELPER_RESTARTED = "Listening restarted; nothing you said was lost."
 
 __all__ = ["PocketSphinxRecognizer", "PocketSphinxSettings"]
 
@@ -80,7 +84,11 @@ class PocketSphinxRecognizer:
         # With live CMN every decode moves the decoder's running mean, so the second
         # decode must stay in this decoder for the results to be the same.
         in_child = settings.agreement and settings.agreement_in_child and settings.batch_cmn
+        self._model_dir = model_dir
         self._second_opinion = SecondOpinion(settings, model_dir) if in_child else None
+        self._helper_restarts = 0
+        self.on_trouble: Callable[[str], None] | None = None
+        """Told, in a sentence fit to say, when the recognizer recovered from a failure."""
         self._detector = SpeechDetector(settings.endpoint)
         self._cutter = FrameCutter()
         self._frames_fed = 0
@@ -100,6 +108,7 @@ class PocketSphinxRecognizer:
         if not sentences:
             raise RecognizerError("the recognizer needs at least one phrase to listen for")
         self._sentences = frozenset(sentences)
+        self._sentence_list = sentences
         self._prefixes = proper_prefixes(sentences)
         self._engine.use_sentences(sentences)
         if self._second_opinion is not None:
@@ -190,12 +199,37 @@ class PocketSphinxRecognizer:
         return self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
                                    else lambda text: True)
 
+    @property
+    def helper_pid(self) -> int | None:
+        """The process id of the second-opinion child while it takes requests (it has
+        loaded its model and has not failed). Ask on the recognizer's own thread."""
+        helper = self._second_opinion
+        return helper.pid if helper is not None and helper.ready() else None
+
     def _ask_second_opinion(self) -> int | None:
         """Hand the second audio to the child before the first decode starts, so that
         both decodes run at once; we only know afterwards whether it is needed."""
-        if self._second_opinion is None or not self._second_opinion.ready():
+        helper = self._second_opinion
+        if helper is None:
+            return None
+        if not helper.ready():
+            if not helper.usable:
+                self._restart_helper(helper)
             return None  # no audio prepared for a child that cannot take it
-        return self._second_opinion.ask(self._second_audio())
+        return helper.ask(self._second_audio())
+
+    def _restart_helper(self, dead: SecondOpinion) -> None:
+        """The child died: meanwhile this process decodes for it (so nothing is lost),
+        and a new child is started, unless it failed by itself or keeps dying."""
+        self._second_opinion = None
+        if dead.failed_itself or self._helper_restarts >= HELPER_RESTARTS:
+            return
+        self._helper_restarts += 1
+        helper = SecondOpinion(self.settings, self._model_dir)
+        helper.use_sentences(self._sentence_list)
+        self._second_opinion = helper
+        if self.on_trouble is not None:
+            self.on_trouble(HELPER_RESTARTED)
 
     def _confirmed(self, decoded: Decoded, ticket: int | None) -> Decoded:
         """With `agreement`, a command about to go out is decoded again from differently

@@ -10,7 +10,8 @@ pause, decodes the first itself meanwhile, and then collects the answer.
 The child is a speed-up and never a dependency. Until it has loaded its model,
 after it dies, or when it is late, `decode` answers None and the caller decodes
 in-process, with the same settings and therefore the same result. A child that
-fails once is not used again; its parent's death closes its pipe and ends it.
+fails once is not used again (its recognizer may start a new one when it died
+rather than failed: `failed_itself`); its parent's death closes its pipe and ends it.
 """
 
 from __future__ import annotations
@@ -57,10 +58,17 @@ class SecondOpinion:
         self._connection = Connection(ours.detach())
         self._ready = False
         self._usable = True
+        self.failed_itself = False
+        """The child said it cannot work (its model did not load): starting another is no use."""
         self._sentences: tuple[str, ...] = ()
         self._asked = 0
         self._finalizer = weakref.finalize(self, _stop, self._connection, self._process)
         self._send(("settings", child_settings, model_dir))
+
+    @property
+    def pid(self) -> int:
+        """The child's process id."""
+        return self._process.pid
 
     @property
     def usable(self) -> bool:
@@ -110,6 +118,7 @@ class SecondOpinion:
                 if message[0] == "decoded" and message[1] == ticket:
                     return str(message[2])
                 if message[0] == "failed":
+                    self.failed_itself = True
                     break
         except (EOFError, OSError):
             pass
@@ -126,6 +135,7 @@ class SecondOpinion:
             # The grammar the parent listens with now; later changes follow as they come.
             self._send(("sentences", self._sentences))
         elif message[0] == "failed":
+            self.failed_itself = True
             self.close()
 
     def _send(self, message: tuple[object, ...]) -> bool:
