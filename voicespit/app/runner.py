@@ -38,6 +38,7 @@ from voicespit.config import Settings, data_directory
 from voicespit.engine import Rules
 from voicespit.errors import VoiceSpitError
 from voicespit.profile import Profile, ProfileError, ProfileStore
+from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.grammar import help_text
 
 
@@ -66,6 +67,8 @@ class App:
         self.voice: VoiceInput | None = None
         self.keyboard: KeyboardInput | None = None
         self._output: Output | None = None
+        self.playback: PlaybackReference | None = None
+        """What the loudspeakers play, for the echo canceller (None: no loudspeaker)."""
 
     # ---------------------------------------------------------------- parts
 
@@ -82,6 +85,9 @@ class App:
             mixer = Mixer(renderer.sample_rate)
             notes: list[str] = []
             self._output = open_output(mixer, report=notes.append)
+            if not self._output.is_silent:
+                self.playback = PlaybackReference(mixer.sample_rate)
+                mixer.add_tap(self.playback.push)
             speaker = LiveSpeaker(renderer, mixer, settings=speech)
         except VoiceSpitError as error:
             return text_only_speaker(speech), f"No speech: {error}. Everything is printed."
@@ -114,7 +120,8 @@ class App:
         session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
                           help_text=spoken_help)
         speaker.on_announcement_finished(session.announcement_finished)
-        voice, how_to_talk = open_voice_input(self.settings, self.options.script, session, speaker)
+        voice, how_to_talk = open_voice_input(self.settings, self.options.script, session, speaker,
+                                              playback=self.playback)
         self.voice = voice
         if voice is None:
             # Typing only: the spoken help includes the keys.

@@ -34,6 +34,7 @@ from voicespit.speech.grammar import HELP_TOPIC_WORDS, help_text
 from voicespit.speech.parser import CommandError, parse, resolve
 
 HUMAN = 0
+TALKED_OVER = "I was talking: say it again."
 VERBOSITY_ORDER = (Verbosity.TERSE, Verbosity.NORMAL, Verbosity.FULL)
 
 
@@ -128,6 +129,11 @@ class Session:
         with self._lock:
             self.profile.commands_misheard += 1
         self.announcer.not_understood()
+
+    def handle_dropped(self) -> None:
+        """The listener lost a command because the game was speaking over it: never in
+        silence, the player is asked to say it again."""
+        self.say(TALKED_OVER, topic="talked over")
 
     def handle_binding(self, binding: Binding) -> None:
         if isinstance(binding, CardKey):

@@ -71,6 +71,11 @@ class Announcer:
         self.present(announcement)
         return announcement
 
+    def cut_by_player(self, announcement: Announcement) -> None:
+        """The player talked over `announcement` and stopped it: "say again" says it."""
+        if announcement.text:
+            self.narrator.last = announcement
+
     def present(self, announcement: Announcement) -> None:
         if self.mirror is not None:
             self.mirror.write(announcement)

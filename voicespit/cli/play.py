@@ -8,7 +8,7 @@ from pathlib import Path
 from voicespit.app.build import rules_from, validate_pace
 from voicespit.app.runner import App, LaunchOptions
 from voicespit.cli.arguments import positive_int, seed_value
-from voicespit.config import load_settings, settings_file, user_config_path
+from voicespit.config import LISTEN_MODES, load_settings, settings_file, user_config_path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,8 +22,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, metavar="FILE",
                         help="with --input wav: lines of 'SECONDS FILE.wav' to speak")
     parser.add_argument("--recognizer", choices=("auto", "vosk", "pocketsphinx"))
-    parser.add_argument("--listen", choices=("echo_guard", "headphones", "push_to_talk"),
-                        help="when to listen (default: not while the game speaks)")
+    parser.add_argument("--listen", choices=LISTEN_MODES,
+                        help="when to listen (default auto: always, cancelling the game's "
+                             "own voice, else not while the game speaks)")
     parser.add_argument("--voice", metavar="NAME", help="text-to-speech voice")
     parser.add_argument("--rate", type=positive_int, metavar="WPM",
                         help="speech rate in words a minute")

@@ -1,9 +1,18 @@
-"""The listening thread: audio source -> listening gate -> recognizer -> callback.
+"""The listening thread: audio source -> echo canceller -> listening gate -> recognizer.
 
-One thread reads blocks from an `AudioSource`, asks the `ListeningGate` whether
+One thread reads blocks from an `AudioSource`, takes the game's own sound out of
+them (`EchoStage`, when there is a canceller), asks the `ListeningGate` whether
 each may be heard, feeds those to the `Recognizer`, and hands final results to
 `on_result` (partials to `on_partial` if given). It never touches game state: the
 callbacks post to the match's queue.
+
+**Talking over the game** (`TalkHooks`). A `TalkDetector` watches the cancelled
+audio before the gate: when the player starts speaking while the game speaks,
+`barge_in` is called at once (the speaker stops), and `player_done` when their
+utterance has ended (a final result, or the detector heard them stop), so held
+speech can go on. When the gate cut an utterance that the player had begun, or
+the player was still speaking when the game stopped and the listener had to skip
+the rest, `dropped` is called: the command was lost and the player must be told.
 
 **An utterance the gate cuts is dropped whole.** When audio stops being admitted
 (the game started talking over the player), the recognizer is reset, so the
@@ -34,13 +43,19 @@ import collections
 import contextlib
 import dataclasses
 import threading
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TypeVar
+
+import numpy as np
 
 from voicespit.clock import Clock
 from voicespit.errors import VoiceSpitError
 from voicespit.speech.activity import VoiceActivity
 from voicespit.speech.audio import AudioBlock, AudioSource
+from voicespit.speech.barge_in import TalkDetector
+from voicespit.speech.echo import EchoStage
 from voicespit.speech.gate import ListeningGate
 from voicespit.speech.recognizer import Recognition, Recognizer
 
@@ -55,13 +70,33 @@ class ListenerError(VoiceSpitError):
     """Voice input failed; the message says what and whether listening goes on."""
 
 
+def _nothing(time: float) -> None:
+    pass
+
+
+@dataclass
+class TalkHooks:
+    """What the listener reports about the player talking while the game speaks (clock times)."""
+
+    barge_in: Callable[[float], None] | None = None
+    """The player started speaking while the game was speaking: stop it. None: not watched
+    (without a canceller the game's own voice would look like the player's)."""
+    player_done: Callable[[float], None] = _nothing
+    """The utterance that barged in is over: held speech may go on."""
+    dropped: Callable[[float], None] = _nothing
+    """An utterance was lost because the game was speaking: ask the player to say it again."""
+
+
 class Listener:
     def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
                  on_result: Callable[[Recognition], None], clock: Clock, *,
                  on_partial: Callable[[Recognition], None] | None = None,
                  on_error: Callable[[VoiceSpitError], None] | None = None,
                  reconnect_after: float | None = None, resume_after_quiet: float = 0.2,
-                 resync_limit: float = 2.0) -> None:
+                 resync_limit: float = 2.0, echo: EchoStage | None = None,
+                 talk: TalkHooks | None = None, detector: TalkDetector | None = None) -> None:
+        """`echo`: cancel the game's sound first. `talk`: report barge-in and lost
+        utterances (with `detector`, or a default one)."""
         self.source = source
         self.recognizer = recognizer
         self.gate = gate
@@ -75,7 +110,17 @@ class Listener:
         self.errors: list[VoiceSpitError] = []
         """Every error reported, in order (also passed to `on_error`)."""
         self.utterances_dropped = 0
-        """Utterances reset because the gate closed while the player was speaking."""
+        """Utterances lost because the game was speaking (each reported to `talk.dropped`)."""
+        self.echo = echo
+        self.talk = talk
+        self.detector = detector or TalkDetector()
+        self.barge_ins = 0
+        self.echo_seconds = 0.0
+        """CPU seconds the echo canceller took on this thread (for the benchmark)."""
+        self._barged_in = False
+        self._skipped_speech = False
+        self._player_heard = False
+        """Speech heard in this utterance while nothing was playing: the player's voice."""
         self._activity = VoiceActivity()
         self._offsets: collections.deque[float] = collections.deque(maxlen=_OFFSET_WINDOW)
         self._timeline = _Timeline()
@@ -145,11 +190,23 @@ class Listener:
         self._source_healthy = True
         self._offsets.append(arrival - (block.start + block.duration))
         offset = min(self._offsets)
+        microphone = np.frombuffer(block.pcm, dtype="<i2")
+        if self.echo is not None:
+            started = time.thread_time()
+            cancelled = self.echo.cancel(block, offset + block.start)
+            self.echo_seconds += time.thread_time() - started
+            if cancelled is None:
+                return
+            block, microphone = cancelled, self.echo.last_near
+        start = offset + block.start
+        self._watch_talk(block, microphone, start)
         self._activity.feed(block.pcm)
-        if not self.gate.admits(offset + block.start, offset + block.start + block.duration):
+        if self._activity.is_speaking and self._is_nothing_playing(start):
+            self._player_heard = True
+        if not self.gate.admits(start, start + block.duration):
             if self._feeding:
-                if self._activity.heard_speech:
-                    self.utterances_dropped += 1
+                if self._activity.heard_speech and self._player_heard:
+                    self._dropped(start)
                 self._call_recognizer(self.recognizer.reset)
             self._feeding = False
             self._resyncing = True
@@ -162,9 +219,13 @@ class Listener:
             mid_command = activity.heard_speech and (
                 activity.is_speaking or activity.trailing_quiet < self.resume_after_quiet)
             if mid_command and self._held_seconds < self.resync_limit:
+                self._skipped_speech = self._skipped_speech or self._player_heard
                 return
             self._resyncing = False
-            activity.reset_utterance()
+            self._forget_utterance()
+            if self._skipped_speech:  # the player was still talking when the game stopped
+                self._skipped_speech = False
+                self._dropped(start)
         if not self._feeding:
             self._timeline.add(self._fed_seconds, block.start)
             self._feeding = True
@@ -172,13 +233,57 @@ class Listener:
         self._fed_seconds += block.duration
         self._deliver(results)
 
+    def _is_nothing_playing(self, start: float) -> bool:
+        """Whether the game has been silent long enough that a voice now is the player's.
+        Without a far end to ask, any voice counts."""
+        if self.echo is None:
+            return True
+        return self.echo.far_heard_until < start - self.gate.tail
+
+    def _forget_utterance(self) -> None:
+        self._activity.reset_utterance()
+        self._player_heard = False
+
+    def _watch_talk(self, block: AudioBlock, microphone: np.ndarray, start: float) -> None:
+        """Barge-in: the player's voice while the game speaks stops the game at once."""
+        if self.talk is None or self.talk.barge_in is None:
+            return
+        samples = np.frombuffer(block.pcm, dtype="<i2")
+        end = start + block.duration
+        playing = self.echo is not None and self.echo.far_heard_until > start - self.gate.tail
+        began = self.detector.feed(samples, microphone[:len(samples)], playing)
+        if began and not self._barged_in and self.gate.is_game_speaking(end):
+            self._barged_in = True
+            self.barge_ins += 1
+            self._notify(self.talk.barge_in, self.clock.now())
+        elif self._barged_in and not self.detector.talking:
+            self._player_done()
+
+    def _player_done(self) -> None:
+        if self._barged_in and self.talk is not None:
+            self._barged_in = False
+            self._notify(self.talk.player_done, self.clock.now())
+
+    def _dropped(self, at: float) -> None:
+        self.utterances_dropped += 1
+        if self.talk is not None:
+            self._notify(self.talk.dropped, at)
+
+    def _notify(self, hook: Callable[[float], None], at: float) -> None:
+        try:
+            hook(at)
+        except Exception as error:
+            self._report(ListenerError(f"reporting the player's speech failed ({error!r}); "
+                                       "still listening"))
+
     def _deliver(self, results: list[Recognition] | None) -> None:
         for result in results or []:
             mapped = self._timeline.to_source(result)
             if mapped.is_final:
                 if mapped.text:  # a cough must not close a push-to-talk window
                     self.gate.utterance_finished(self.clock.now())
-                self._activity.reset_utterance()
+                self._forget_utterance()
+                self._player_done()
                 self._callback(self._on_result, mapped)
             elif self._on_partial is not None:
                 self._callback(self._on_partial, mapped)
@@ -213,6 +318,8 @@ class Listener:
         timer.cancel()
         self._feeding = False
         self._offsets.clear()  # the gap broke the link between stream time and the clock
+        if self.echo is not None:
+            self.echo.reset()
         self._call_recognizer(self.recognizer.reset)
         return not self._stopping.is_set()
 
