@@ -263,6 +263,9 @@ def _barge_latency(utterance: Utterance, far: FarEnd, processing: list[float],
 
 def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     conditions = QUICK if args.quick else CONDITIONS
+    if args.room:
+        conditions = [RoomCondition(*(float(part) for part in room.split(",")))
+                      for room in args.room]
     jobs = []
     for mode in args.mode or ["always"]:
         for condition in conditions:
@@ -336,6 +339,8 @@ def main() -> None:
                         help="webrtc (the game's), or a candidate: webrtc-ns, speex, apm")
     parser.add_argument("--mode", action="append", choices=MODES)
     parser.add_argument("--quick", action="store_true", help="one room, for a first look")
+    parser.add_argument("--room", action="append", metavar="RT60,DELAY_MS,ECHO_DB",
+                        help="rooms to measure instead of the table's nine (repeatable)")
     parser.add_argument("--narration-seconds", type=float, default=None,
                         help="play only this much of the match (default: all of it)")
     parser.add_argument("--commands", type=int, default=None, help="use only this many")

@@ -171,3 +171,21 @@ def test_help_by_topic_lists_every_command_of_that_topic() -> None:
     assert spoken.startswith("Control. ") and "more detail: " in spoken and "speed up: " in spoken
     harness.type("help moves")
     assert harness.lines()[-1].startswith("Moves. seven on left: ")
+
+
+def test_a_command_lost_while_the_game_was_talking_is_answered_never_silent() -> None:
+    harness = Harness()
+    started(harness)
+    harness.session.handle_dropped()
+    assert harness.lines()[-1] == "I was talking: say it again."
+
+
+def test_say_again_after_the_player_cut_an_announcement_short_says_that_announcement() -> None:
+    from voicespit.narration import Announcement
+
+    harness = Harness()
+    started(harness)
+    cut = Announcement("Left: nine (opponent).", "pile:left")
+    harness.announcer.cut_by_player(cut)
+    harness.type("say again")
+    assert harness.lines()[-1] == "Left: nine (opponent)."

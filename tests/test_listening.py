@@ -1,0 +1,46 @@
+"""Choosing how the game listens: always with a canceller, else the echo guard, said plainly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from voicespit.app.listening import NO_CANCELLER, choose_listening
+from voicespit.speech.echo import CancellerError, EchoCanceller, WebRtcCanceller
+
+
+def no_canceller() -> EchoCanceller:
+    raise CancellerError("the echo canceller is not installed")
+
+
+def test_by_default_with_loudspeakers_it_cancels_its_voice_and_listens_all_the_time() -> None:
+    listening = choose_listening("auto", loudspeaker=True)
+    assert listening.mode == "always"
+    assert isinstance(listening.canceller, WebRtcCanceller)
+    assert listening.barge_in
+    assert "interrupt" in listening.sentence
+
+
+@pytest.mark.parametrize("asked", ["auto", "always"])
+def test_without_a_canceller_it_says_it_will_not_listen_while_speaking_and_guards(
+        asked: str) -> None:
+    listening = choose_listening(asked, loudspeaker=True, make_canceller=no_canceller)
+    assert listening.mode == "echo_guard"
+    assert listening.canceller is None and not listening.barge_in
+    assert listening.sentence == NO_CANCELLER
+    assert "will not listen while I speak" in listening.sentence
+    # Plain words: no library, no jargon.
+    assert not re.search(r"webrtc|aec|echo cancel|library|\(", listening.sentence, re.I)
+
+
+def test_with_nothing_coming_out_of_a_loudspeaker_there_is_nothing_to_cancel() -> None:
+    listening = choose_listening("auto", loudspeaker=False, make_canceller=no_canceller)
+    assert listening.mode == "headphones" and listening.canceller is None
+
+
+@pytest.mark.parametrize("asked", ["echo_guard", "headphones", "push_to_talk"])
+def test_the_other_modes_are_taken_as_asked(asked: str) -> None:
+    listening = choose_listening(asked, loudspeaker=True)
+    assert listening.mode == asked and listening.canceller is None
+    assert listening.barge_in == (asked == "headphones")
