@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import re
+import sys
+import wave
+from pathlib import Path
 
 import pytest
 
+from tests.app_harness import Harness
 from voicespit.app.listening import NO_CANCELLER, choose_listening
+from voicespit.app.voice import open_voice_input
+from voicespit.config import load_settings
+from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.echo import CancellerError, EchoCanceller, WebRtcCanceller
 
 
@@ -44,3 +51,29 @@ def test_the_other_modes_are_taken_as_asked(asked: str) -> None:
     listening = choose_listening(asked, loudspeaker=True)
     assert listening.mode == asked and listening.canceller is None
     assert listening.barge_in == (asked == "headphones")
+
+
+def test_the_game_says_it_when_the_canceller_library_is_missing_and_guards_instead(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole start-up path: settings `listen = auto`, loudspeakers, no library."""
+    monkeypatch.setitem(sys.modules, "pywebrtc_audio", None)  # as if it were not installed
+    wav = tmp_path / "silence.wav"
+    with wave.open(str(wav), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(16_000)
+        out.writeframes(bytes(3200))
+    script = tmp_path / "script.txt"
+    script.write_text("0.5 silence.wav\n")
+    harness = Harness()
+    settings = load_settings(overrides={"input": {"input": "wav",
+                                                  "recognizer": "pocketsphinx"}})
+    assert settings.input.listen == "auto"
+    voice, how = open_voice_input(settings, script, harness.session, harness.speaker,
+                                  clock=harness.clock, playback=PlaybackReference(22_050))
+    assert voice is not None
+    assert voice.gate.mode == "echo_guard"
+    assert how.endswith(NO_CANCELLER)
+    assert voice.listener.echo is not None and voice.listener.echo.canceller is None
+    assert voice.listener.talk is not None and voice.listener.talk.barge_in is None
+    voice.stop()

@@ -121,6 +121,7 @@ class Listener:
         self._skipped_speech = False
         self._player_heard = False
         """Speech heard in this utterance while nothing was playing: the player's voice."""
+        self._drop_reported = False
         self._activity = VoiceActivity()
         self._offsets: collections.deque[float] = collections.deque(maxlen=_OFFSET_WINDOW)
         self._timeline = _Timeline()
@@ -222,10 +223,13 @@ class Listener:
                 self._skipped_speech = self._skipped_speech or self._player_heard
                 return
             self._resyncing = False
+            # The player was still talking when the game stopped: lost, unless already said.
+            lost = self._skipped_speech and not self._drop_reported
+            self._skipped_speech = False
             self._forget_utterance()
-            if self._skipped_speech:  # the player was still talking when the game stopped
-                self._skipped_speech = False
+            if lost:
                 self._dropped(start)
+            self._drop_reported = False
         if not self._feeding:
             self._timeline.add(self._fed_seconds, block.start)
             self._feeding = True
@@ -265,6 +269,7 @@ class Listener:
             self._notify(self.talk.player_done, self.clock.now())
 
     def _dropped(self, at: float) -> None:
+        self._drop_reported = True
         self.utterances_dropped += 1
         if self.talk is not None:
             self._notify(self.talk.dropped, at)
