@@ -159,7 +159,7 @@ def test_the_player_starting_to_speak_over_the_game_barges_in_once_per_command()
     done: list[float] = []
     heard, listener = listen(THREE, gate, talk=TalkHooks(barge_in=barged.append,
                                                          player_done=done.append))
-    assert len(barged) == 3 and len(done) == 3
+    assert len(barged) == 3 == listener.barge_ins and len(done) == 3
     for at, (start, _end) in zip(barged, PLACES, strict=True):
         assert start <= at <= start + 0.2  # the clock is the stream here
     assert heard.texts == ["여덟 왼쪽", "오른쪽", "멈춤"]

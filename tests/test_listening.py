@@ -13,8 +13,8 @@ from tests.app_harness import Harness
 from voicespit.app.listening import NO_CANCELLER, choose_listening
 from voicespit.app.voice import open_voice_input
 from voicespit.config import load_settings
-from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.echo import CancellerError, EchoCanceller, WebRtcCanceller
+from voicespit.speech.far_end import PlaybackReference
 
 
 def no_canceller() -> EchoCanceller:
