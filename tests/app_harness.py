@@ -32,12 +32,13 @@ from voicespit.speech.grammar import help_text
 
 class Harness:
     def __init__(self, game: str = "spit", variants: tuple[str, ...] = (), pace: str = "brisk",
-                 seed: int = 3, wait_for_announcements: bool = True) -> None:
+                 seed: int = 3, wait_for_announcements: bool = True,
+                 verbosity: Verbosity = Verbosity.NORMAL, echo_plays: bool = False) -> None:
         self.clock = FakeClock()
         self.out = io.StringIO()
         self.rules = Rules.for_game(game, variants)
         self.speaker = RecordingSpeaker()
-        self.announcer = Announcer(Narrator(Verbosity.NORMAL, help_text()), self.speaker,
+        self.announcer = Announcer(Narrator(verbosity, help_text()), self.speaker,
                                    TextMirror(self.out))
         self.pace = pace_from(pace, 0.5, None)
         factory = MatchFactory(MatchSettings(wait_for_announcements=wait_for_announcements),
@@ -48,7 +49,7 @@ class Harness:
         hooks = SessionHooks(leave=self._leave, extra_help=[KEY_HELP],
                              profile_changed=lambda profile: self.saved.append(profile))
         self.session = Session(self.rules, self.announcer, self.speaker, factory, self.pace,
-                               self.profile, hooks, help_text())
+                               self.profile, hooks, help_text(), echo_plays=echo_plays)
         self.speaker.on_announcement_finished(self.session.announcement_finished)
 
     def _leave(self) -> None:

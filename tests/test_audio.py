@@ -76,25 +76,37 @@ def test_an_empty_file_is_nothing_to_hear(tmp_path: Path) -> None:
     assert pcm == b""
 
 
-def float_wav() -> bytes:
-    data = np.zeros(100, dtype="<f4").tobytes()
+def float_wav(samples: np.ndarray, dtype: str, rate: int = RATE) -> bytes:
+    """A WAV of IEEE floats (format 3), written by hand as other programs write them."""
+    data = samples.astype(dtype).tobytes()
+    width = np.dtype(dtype).itemsize
     header = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(data), b"WAVE", b"fmt ", 16,
-                         3, 1, RATE, RATE * 4, 4, 32, b"data", len(data))
+                         3, 1, rate, rate * width, width, 8 * width, b"data", len(data))
     return header + data
 
 
-@pytest.mark.parametrize(("content", "problem"), [
-    (b"this is not audio at all", "not a PCM WAV file"),
-    (b"RIFF\x10\x00\x00\x00WAVEfmt ", "not a PCM WAV file"),
-    (float_wav(), "not a PCM WAV file"),
-])
-def test_files_that_are_not_pcm_wav_are_refused_by_name(tmp_path: Path, content: bytes,
-                                                        problem: str) -> None:
+@pytest.mark.parametrize("dtype", ["<f4", "<f8"])
+def test_float_wavs_are_converted_and_say_so(tmp_path: Path, dtype: str) -> None:
+    samples = tone(0.25, 22_050)
+    path = tmp_path / "float.wav"
+    path.write_bytes(float_wav(samples, dtype, rate=22_050))
+    pcm, note = read_wav(path)
+    assert note == "converted from floating-point samples; resampled from 22050 Hz"
+    decoded = np.frombuffer(pcm, dtype="<i2").astype(float) / 32767
+    assert len(decoded) == RATE // 4
+    assert 0.45 < np.abs(decoded).max() < 0.55
+
+
+@pytest.mark.parametrize("content", [b"this is not audio at all", b"RIFF\x10\x00\x00\x00WAVEfmt "])
+def test_files_that_are_not_sound_are_refused_by_name_in_plain_words(tmp_path: Path,
+                                                                     content: bytes) -> None:
     path = tmp_path / "bad.wav"
     path.write_bytes(content)
-    with pytest.raises(AudioInputError, match=problem) as refusal:
+    with pytest.raises(AudioInputError, match="not a sound file VoiceSpit can read") as refusal:
         read_wav(path)
     assert str(path) in str(refusal.value)
+    assert "format" not in str(refusal.value).lower(), "the library's words are the detail"
+    assert refusal.value.detail
     assert isinstance(refusal.value, VoiceSpitError)
 
 

@@ -89,3 +89,12 @@ def test_validators_from_higher_layers_run_on_the_final_settings(tmp_path: Path)
 def test_the_default_file_is_valid_toml_with_only_known_sections() -> None:
     table = tomllib.loads(DEFAULT_FILE.read_text())
     assert set(table) == {f.name for f in dataclasses.fields(Settings)}
+
+
+def test_the_config_and_the_readme_agree_on_push_to_talk() -> None:
+    readme = (DEFAULT_FILE.parent.parent / "README.md").read_text()
+    config = DEFAULT_FILE.read_text()
+    listen = config.split("[input]", 1)[1].split("listen =", 1)[0].rsplit("# When the game", 1)[1]
+    assert "no hold-to-talk" in readme and "press the talk key" in readme
+    assert "hold the talk key" not in listen and "press the talk key" in listen, listen
+    assert "no holding it down to talk" in listen

@@ -21,7 +21,7 @@ LAYERS = (
     {"match_events", "match", "match_settings", "intents", "inbox", "publisher", "delivery",
      "hearing", "refusals", "reaction_meter"},
     {"opponent", "simulation", "realtime_simulation"},
-    {"narration"},
+    {"narration", "answers", "announcement"},
     {"audio", "speech"},
     {"app"},
     {"cli", "__main__"},

@@ -73,7 +73,7 @@ def test_the_game_says_it_when_the_canceller_library_is_missing_and_guards_inste
                                   clock=harness.clock, playback=PlaybackReference(22_050))
     assert voice is not None
     assert voice.gate.mode == "echo_guard"
-    assert how.endswith(NO_CANCELLER)
+    assert how.details.endswith(NO_CANCELLER)
     assert voice.listener.echo is not None and voice.listener.echo.canceller is None
     assert voice.listener.talk is not None and voice.listener.talk.barge_in is None
     voice.stop()

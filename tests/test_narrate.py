@@ -20,6 +20,7 @@ from voicespit.cli import main
 from voicespit.engine import Rules
 from voicespit.engine.events import GameOver, RoundOver, Stalemate
 from voicespit.match_events import SlapWindowOpened, SpitCountdown
+from voicespit.narration import Cue
 
 
 @dataclass
@@ -98,9 +99,14 @@ def test_what_a_stalemate_or_a_round_end_starts_waits_until_it_has_been_said(
     assert started
 
 
+PILE_CUES = (Cue.YOUR_PLAY, Cue.OPPONENT_PLAY, Cue.CARD_SPAT)
+"""The cues about a pile (your new and moved cards are panned by stockpile instead)."""
+
+
 def pile_cues(demo: Heard, pan: float) -> list[Placed]:
     return [p for p in demo.result.timeline.entries
-            if p.kind == "cue" and p.announcement.pan == pan and p.frames]
+            if p.kind == "cue" and p.announcement.cue in PILE_CUES
+            and p.announcement.pan == pan and p.frames]
 
 
 @pytest.mark.parametrize(("pan", "near", "far"), [(-1.0, 0, 1), (1.0, 1, 0)])

@@ -10,6 +10,7 @@ from voicespit.engine import Card, Rules, SpeedState, SpitState, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.events import (
     CardDrawn,
+    CardMoved,
     CardPlayed,
     CardSpat,
     CardTurnedUp,
@@ -17,7 +18,14 @@ from voicespit.engine.events import (
     RoundOver,
     ScoresChanged,
 )
-from voicespit.match_events import IntentRefused, SlapWindowOpened, SpitCountdown, Stamped
+from voicespit.match_events import (
+    IntentRefused,
+    PaceChanged,
+    PlayerReady,
+    SlapWindowOpened,
+    SpitCountdown,
+    Stamped,
+)
 from voicespit.narration import Announcement, Cue, Narrator, Priority, Verbosity
 from voicespit.simulation import game_rng, greedy_choice
 
@@ -89,7 +97,8 @@ def test_the_opponents_hand_in_speed_is_never_told() -> None:
     dealt = [a.text for e in state.deal_events for a in Narrator(Verbosity.FULL).narrate(e, state)]
     mine = sorted(state.hands[0], key=lambda card: (card.rank - 1) % 13)
     assert dealt[0] == f"Round 1. Your hand: {', '.join(c.rank_name for c in mine)}."
-    assert dealt[1:] == ["Opponent: 10 to draw."], "the opponent's deal: a count, never cards"
+    assert dealt[1:] == ["Opponent: 10 to draw. Say ready."], \
+        "the opponent's deal: a count, never cards (and, last, the prompt)"
     assert Narrator().answer("my cards", state).text == dealt[0].removeprefix("Round 1. ")
 
 
@@ -144,7 +153,7 @@ def test_the_deal_tells_you_your_cards_in_stockpile_order() -> None:
     dealt = [a for e in state.deal_events for a in Narrator().narrate(e, state)]
     tops = [state.stock_top(0, slot) for slot in range(5)]
     expected = ", ".join(card.rank_name for card in tops if card is not None)
-    assert [a.text for a in dealt] == [f"Round 1. Your cards: {expected}."]
+    assert [a.text for a in dealt] == [f"Round 1. Your cards: {expected}. Say ready."]
 
 
 def test_spit_cards_name_their_pile() -> None:
@@ -226,7 +235,8 @@ def test_repeat_says_the_last_announcement_again_and_help_is_the_callers() -> No
     state = spit_state()
     assert narrator.answer("repeat", state).text == "Nothing yet."
     narrator.narrate(CardPlayed(1, NINE, 0, TEN, 0), state)
-    assert narrator.answer("repeat", state).text == "Left: nine."
+    assert narrator.answer("repeat", state).text == "Left: nine (opponent).", \
+        "the printed line: it says whose card, which the voice and cue said at first"
     assert narrator.answer("help", state).text == "Say nine on left."
 
 
@@ -238,3 +248,88 @@ def test_an_unknown_question_is_a_programming_error() -> None:
 def test_not_understood_has_its_own_cue() -> None:
     said = Narrator().not_understood()
     assert said.cue is Cue.NOT_UNDERSTOOD and said.text == "Say again?"
+
+
+# ------------------------------------------------ playing by ear: nothing silent
+
+SIX = Card.parse("six of clubs")
+
+
+@pytest.mark.parametrize("verbosity", list(Verbosity), ids=lambda v: v.value)
+def test_a_renumbered_stockpile_is_told_in_words_or_at_terse_by_its_cue(
+        verbosity: Verbosity) -> None:
+    said = one(Narrator(verbosity).narrate(CardMoved(0, SIX, 4, 0), spit_state()))
+    assert said.mirror_line == "Six moves from stock five to stock one."
+    if verbosity is Verbosity.TERSE:
+        assert (said.text, said.cue, said.pan) == ("", Cue.CARD_MOVED, -1.0), \
+            "a cue from stockpile one's side"
+    else:
+        assert said.text == "Six moves from stock five to stock one." and said.cue is None
+    assert said.priority is Priority.NORMAL and said.lifetime is None, "never dropped as stale"
+
+
+@pytest.mark.parametrize("verbosity", list(Verbosity), ids=lambda v: v.value)
+def test_your_new_cards_are_named_at_every_detail_level(verbosity: Verbosity) -> None:
+    terse = verbosity is Verbosity.TERSE
+    turned = one(Narrator(verbosity).narrate(CardTurnedUp(0, 4, NINE), spit_state()))
+    drawn = one(Narrator(verbosity).narrate(CardDrawn(0, NINE), speed_state()))
+    assert (turned.mirror_line, drawn.mirror_line) == ("Stock five: nine.", "Drew nine.")
+    if terse:
+        assert turned.text == drawn.text == "Nine.", "ranks only"
+        assert turned.cue is drawn.cue is Cue.NEW_CARD and turned.pan == 1.0
+    else:
+        assert (turned.text, drawn.text) == ("Stock five: nine.", "Drew nine.")
+
+
+@pytest.mark.parametrize("verbosity", list(Verbosity), ids=lambda v: v.value)
+def test_every_deal_ends_with_the_prompt_to_say_ready(verbosity: Verbosity) -> None:
+    for state in (spit_state(), speed_state()):
+        narrator = Narrator(verbosity)
+        said = [a.text for event in state.deal_events for a in narrator.narrate(event, state)]
+        assert said[-1].endswith(" Say ready."), said
+        assert sum(text.endswith("Say ready.") for text in said) == 1
+
+
+@pytest.mark.parametrize("verbosity", list(Verbosity), ids=lambda v: v.value)
+def test_your_ready_is_acknowledged_at_every_detail_level(verbosity: Verbosity) -> None:
+    state = spit_state()
+    assert one(Narrator(verbosity).narrate(PlayerReady(0), state)).text == "Ready."
+
+
+def test_at_full_detail_the_opponents_ready_repeats_the_prompt_until_you_are_ready() -> None:
+    state = spit_state()
+    narrator = Narrator(Verbosity.FULL)
+    for event in state.deal_events:
+        narrator.narrate(event, state)
+    assert one(narrator.narrate(PlayerReady(1), state)).text == "Opponent ready. Say ready."
+    narrator.narrate(state.deal_events[0], state)
+    narrator.narrate(PlayerReady(0), state)
+    assert one(narrator.narrate(PlayerReady(1), state)).text == "Opponent ready."
+
+
+def test_a_pace_you_asked_for_is_answered_even_at_terse() -> None:
+    asked = one(Narrator(Verbosity.TERSE).narrate(
+        PaceChanged(2.5, "slower on request", requested=True), spit_state()))
+    assert asked.text == "Opponent pace: 2.5 seconds a card, slower on request."
+    assert Narrator(Verbosity.TERSE).narrate(PaceChanged(2.5, "adapting"), spit_state()) == []
+
+
+def test_a_refusal_names_what_was_understood() -> None:
+    refused = IntentRefused(0, None, "you have no seven face up", said="seven on left")
+    assert Narrator().refusal(refused).text == "Seven on left? You have no seven face up."
+    late = IntentRefused(0, None, "left is now a nine", too_late=True, said="stockpile two on left")
+    assert Narrator().refusal(late).text == "Stockpile two on left? Too late: left is now a nine."
+
+
+def test_say_again_only_when_nothing_usable_was_heard() -> None:
+    narrator = Narrator()
+    assert narrator.not_understood().text == "Say again?"
+    assert narrator.not_understood("seven banana").text == "Heard seven banana. Say again?"
+    assert narrator.not_understood("seven banana", typed=True).text == \
+        "Seven banana? That is not a command: type help for the commands."
+
+
+def test_at_terse_the_slap_is_one_word_but_the_printed_line_says_which_pile() -> None:
+    said = one(Narrator(Verbosity.TERSE).narrate(SlapWindowOpened(5.0, 1), spit_state()))
+    assert (said.text, said.pan) == ("Slap!", 1.0)
+    assert said.mirror_line == "Slap now! Right is smaller."

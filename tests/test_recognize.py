@@ -51,7 +51,7 @@ def test_single_files_are_recognized_and_bad_ones_reported_without_a_traceback(
     status, lines, _ = run(capsys, str(good), str(corrupt), str(silent), str(tmp_path / "no.wav"))
     assert status == 1
     assert ": slap right -> slap right (" in lines[0]  # heard, command, latency
-    assert lines[1].startswith("error: ") and "not a PCM WAV file" in lines[1]
+    assert lines[1].startswith("error: ") and "not a sound file VoiceSpit can read" in lines[1]
     assert "nothing heard -> no command" in lines[2] and "resampled from 44100 Hz" in lines[2]
     assert "no such file" in lines[3]
     assert lines[4].startswith("summary:") and "errors 2" in lines[4]
@@ -74,3 +74,16 @@ def test_a_broken_model_is_one_line_of_error(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "--model", str(tmp_path), str(tmp_path / "a.wav"))
     assert status == 2 and "model" in err and "Traceback" not in err
+
+
+def test_recognize_looks_for_models_where_models_list_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "my-models"
+    models.mkdir()
+    monkeypatch.setenv("VOICESPIT_MODELS_DIR", str(models))
+    assert main(["models", "list"]) == 0
+    assert f"no models installed in {models}" in capsys.readouterr().out
+    status = main(["recognize", "--recognizer", "auto", str(tmp_path / "none.wav")])
+    assert f"no English Vosk model is installed in {models}" in capsys.readouterr().err
+    assert status == 1

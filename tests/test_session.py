@@ -6,19 +6,27 @@ import pytest
 
 from tests.app_harness import Harness, WordPlayer
 from voicespit.app.session import Mode
+from voicespit.engine import actions as act
+from voicespit.engine.actions import PILE_NAMES
+from voicespit.engine.spit import SpitState
+from voicespit.narration import Verbosity
 
 
 def started(harness: Harness) -> None:
-    harness.session.greet("Type your commands.")
+    harness.session.greet("by keyboard", by_voice=False)
     harness.type("new game")
     harness.run(0.5)
 
 
-def test_the_game_greets_and_says_how_to_start() -> None:
+def test_the_greeting_is_two_short_sentences_and_the_details_wait_to_be_asked_for() -> None:
     harness = Harness()
-    harness.session.greet("Listening on the microphone.")
-    assert harness.lines() == [
-        "VoiceSpit: Spit. Listening on the microphone. Say new game to start, or help."]
+    details = ("Using PocketSphinx: no English Vosk model is installed in models. Listening on "
+               "USB mic, 48000 Hz -> 16000 Hz. I stop listening while I speak.")
+    harness.session.greet("by voice with PocketSphinx", by_voice=True, details=details)
+    assert harness.lines() == ["VoiceSpit Spit, by voice with PocketSphinx. Say new game to start."]
+    harness.type("how do you hear me")
+    assert harness.lines()[-1].startswith(details)
+    assert "Detail: normal. Speech: 175 words a minute." in harness.lines()[-1]
 
 
 def test_new_game_deals_and_asks_for_ready_then_counts_down_to_the_spit() -> None:
@@ -26,12 +34,12 @@ def test_new_game_deals_and_asks_for_ready_then_counts_down_to_the_spit() -> Non
     started(harness)
     lines = harness.lines()
     assert any(line.startswith("New game of Spit") for line in lines)
-    assert any(line.startswith("Round 1. Your cards:") for line in lines)
+    assert lines[-1].startswith("Round 1. Your cards:") and lines[-1].endswith(" Say ready.")
     mark = len(lines)
     harness.type("ready")
     harness.run(4.0)
     after = harness.lines_since(mark)
-    assert after[:4] == ["Three.", "Two.", "One.", "Spit!"]
+    assert after[:5] == ["Ready.", "Three.", "Two.", "One.", "Spit!"]
 
 
 def test_a_move_that_breaks_a_rule_is_refused_with_its_reason_and_changes_nothing() -> None:
@@ -40,18 +48,31 @@ def test_a_move_that_breaks_a_rule_is_refused_with_its_reason_and_changes_nothin
     before = harness.session.game.match.snapshot() if harness.session.game else None
     harness.type("seven on left")
     harness.run(0.2)
-    assert harness.lines()[-1] in ("The round has not started: say spit first.",
-                                   "You have no seven face up.")
+    assert harness.lines()[-1] in ("Seven on left? The round has not started: say spit first.",
+                                   "Seven on left? You have no seven face up.")
     after = harness.session.game.match.snapshot() if harness.session.game else None
     assert before is not None and after is not None
     assert [len(p) for p in before.piles] == [len(p) for p in after.piles]
 
 
-def test_words_that_are_not_a_command_are_met_with_say_again() -> None:
+def test_typed_words_that_are_not_a_command_are_named() -> None:
     harness = Harness()
     started(harness)
     harness.type("banana on the moon")
+    assert harness.lines()[-1] == \
+        "Banana on the moon? That is not a command: type help for the commands."
+
+
+def test_say_again_is_only_for_when_nothing_usable_was_heard() -> None:
+    harness = Harness()
+    started(harness)
+    harness.session.handle_unheard()
     assert harness.lines()[-1] == "Say again?"
+    harness.session.handle_unheard("[unk]")
+    assert harness.lines()[-1] == "Say again?"
+    harness.session.handle_text("seven banana", spoken=True)
+    assert harness.lines()[-1] == "Heard seven banana. Say again?"
+    assert harness.profile.commands_misheard == 3
 
 
 def test_quitting_asks_first_pauses_while_asking_and_no_carries_on() -> None:
@@ -111,12 +132,20 @@ def test_information_commands_answer_from_the_table() -> None:
     assert harness.lines()[-1].startswith("Your cards: ")
     harness.type("count")
     assert harness.lines()[-1] == "Cards left: you 26, opponent 26."
+    harness.type("ready")
+    harness.run(5.0)
+    harness.type("count")
+    assert harness.lines()[-1].endswith(" Piles: left 1, right 1."), "how tall the piles stand"
 
 
 def test_commands_for_a_game_when_no_game_is_on_say_how_to_start_one() -> None:
     harness = Harness()
-    harness.type("seven on left")
-    assert harness.lines()[-1] == "No game is on. Say new game to start."
+    for said in ("seven on left", "my cards", "ready", "pause game"):
+        harness.type(said)
+        assert harness.lines()[-1] == f"{said.capitalize()}? No game is on: say new game to start."
+    harness.type("1")
+    assert harness.lines()[-1] == \
+        "Stockpile one on left? No game is on: say new game to start."
 
 
 def test_keys_work_as_shortcuts_for_typed_play() -> None:
@@ -158,7 +187,7 @@ def test_detail_changes_by_voice_and_is_remembered() -> None:
     assert harness.lines()[-1] == "Detail: terse."
     assert harness.profile.settings["verbosity"] == "terse"
     harness.type("less detail")
-    assert harness.lines()[-1] == "That is already the least."
+    assert harness.lines()[-1] == "Less detail? That is already the least."
     harness.type("more detail")
     harness.type("more detail")
     assert harness.lines()[-1] == "Detail: full."
@@ -171,6 +200,118 @@ def test_help_by_topic_lists_every_command_of_that_topic() -> None:
     assert spoken.startswith("Control. ") and "more detail: " in spoken and "speed up: " in spoken
     harness.type("help moves")
     assert harness.lines()[-1].startswith("Moves. seven on left: ")
+
+
+# --------------------------------------- playing by ear: no command meets silence
+
+
+def test_a_question_is_the_last_thing_said_and_say_again_repeats_it() -> None:
+    harness = Harness()
+    started(harness)
+    harness.type("quit")
+    harness.run(0.1)
+    assert harness.lines()[-2:] == ["Paused.", "Quit this game? Say yes or no."]
+    harness.type("say again")
+    assert harness.lines()[-1] == "Quit this game? Say yes or no."
+    harness.type("no")
+    harness.run(0.1)
+    assert harness.lines()[-1] == "Go on."
+
+
+def test_quitting_while_paused_asks_at_once_and_no_leaves_the_game_paused() -> None:
+    harness = Harness()
+    started(harness)
+    harness.type("pause game")
+    harness.run(0.1)
+    harness.type("quit")
+    harness.run(0.1)
+    assert harness.lines()[-2:] == ["Paused.", "Quit this game? Say yes or no."]
+    harness.type("no")
+    harness.run(0.1)
+    assert harness.lines()[-1] == "Still paused: say continue to play on."
+    assert harness.session.game is not None and harness.session.game.match.is_paused
+
+
+def test_say_again_repeats_the_last_thing_said_even_before_a_game() -> None:
+    harness = Harness()
+    harness.session.greet("by keyboard", by_voice=False)
+    harness.type("say again")
+    assert harness.lines()[-1] == harness.lines()[-2]
+    harness.type("banana")
+    harness.type("say again")
+    assert harness.lines()[-1] == harness.lines()[0], "never a repeat of a 'say again'"
+
+
+@pytest.mark.parametrize(("commands", "answer"), [
+    (["continue"], "Continue? The game is not paused."),
+    (["pause game", "pause game"], "Pause game? The game is already paused: say continue to "
+                                   "play on."),
+    (["yes"], "Yes? There is no question to answer."),
+    (["new game"], "New game? A game is on: say quit to stop it first."),
+])
+def test_a_command_that_does_nothing_says_what_was_heard_and_why(commands: list[str],
+                                                                 answer: str) -> None:
+    harness = Harness(pace="gentle")
+    started(harness)
+    for command in commands:
+        harness.type(command)
+        harness.run(0.1)
+    assert harness.lines()[-1] == answer
+
+
+def test_ready_during_the_countdown_is_answered() -> None:
+    harness = Harness()
+    started(harness)
+    harness.type("ready")
+    harness.run(0.1)
+    harness.run(0.5)
+    harness.type("ready")
+    harness.run(0.01)
+    assert harness.lines()[-1] in ("Ready? The countdown is already on.",
+                                   "Ready? You are ready: waiting for your opponent.")
+
+
+def test_speed_up_is_answered_at_terse() -> None:
+    harness = Harness(pace="brisk", verbosity=Verbosity.TERSE)
+    started(harness)
+    harness.type("speed up")
+    harness.run(0.1)
+    said = harness.lines()[-1]
+    assert said.startswith("Opponent pace: ") and said.endswith(" faster on request."), said
+
+
+@pytest.mark.parametrize("echo", [True, False])
+def test_at_full_detail_a_spoken_move_may_be_echoed_before_what_it_did(echo: bool) -> None:
+    harness = Harness(verbosity=Verbosity.FULL, echo_plays=echo, pace="gentle")
+    started(harness)
+    harness.type("ready")
+    harness.run(5.0)
+    game = harness.session.game
+    assert game is not None
+    for _ in range(200):  # until a card of yours fits
+        state = game.match.snapshot()
+        plays = [action for action in state.legal_actions(0) if isinstance(action, act.Play)]
+        if plays:
+            break
+        harness.run(0.5)
+    play = plays[0]
+    assert isinstance(state, SpitState)
+    top = state.stock_top(0, play.stock)
+    assert top is not None
+    words = f"{top.rank_name} on {PILE_NAMES[play.pile]}"
+    mark = len(harness.lines())
+    harness.session.handle_text(words, spoken=True)
+    harness.run(0.1)
+    after = harness.lines_since(mark)
+    played = f"{PILE_NAMES[play.pile].capitalize()}: {top.rank_name} (you)."
+    assert played in after
+    if echo:
+        assert after[after.index(played) - 1] == f"Heard {words}."
+    else:
+        assert not any(line.startswith("Heard") for line in after)
+    harness.session.handle_text("slap left", spoken=True)
+    harness.run(0.1)
+    assert harness.lines()[-1].startswith("Slap left? "), "a refusal names it anyway"
 
 
 def test_a_command_lost_while_the_game_was_talking_is_answered_never_silent() -> None:

@@ -74,6 +74,8 @@ class OutputSettings:
     volume: float = field(default=1.0, metadata=number(0.0, 1.0))
     verbosity: str = field(default="normal", metadata=choice("full", "normal", "terse"))
     earcons: bool = True
+    echo_plays: bool = False
+    """At full detail, say each spoken move back ("Heard seven on left.") before its result."""
 
 
 @dataclass(frozen=True)
@@ -125,18 +127,38 @@ def load_settings(user_file: Path | None = None,
 
     `overrides` is {"section": {"key": value}} as flags produce it. Raises ConfigError.
     """
-    settings = Settings()
+    layers = [("settings", Settings())]
     if include_defaults_file and DEFAULT_FILE.exists():
-        settings = apply_file(settings, DEFAULT_FILE)
+        layers.append((str(DEFAULT_FILE), apply_file(layers[-1][1], DEFAULT_FILE)))
     if user_file is not None:
         if not user_file.exists():
             raise ConfigError(f"{user_file}: no such config file")
-        settings = apply_file(settings, user_file)
+        layers.append((str(user_file), apply_file(layers[-1][1], user_file)))
     if overrides:
-        settings = apply_table(settings, overrides, "command line")
+        layers.append(("command line", apply_table(layers[-1][1], overrides, "command line")))
+    _validate(layers, validators)
+    return layers[-1][1]
+
+
+def _validate(layers: list[tuple[str, Settings]], validators: tuple[Validator, ...]) -> None:
+    """Check the final settings; a failure names the layer that brought the bad value in
+    (the highest one before which all was well), never just "settings"."""
     for validate in validators:
-        validate("" if user_file is None else str(user_file), settings)
-    return settings
+        try:
+            validate(layers[-1][0], layers[-1][1])
+        except ConfigError:
+            for index in range(len(layers) - 1, -1, -1):
+                if index == 0 or _passes(validate, *layers[index - 1]):
+                    validate(*layers[index])  # raises, naming that layer
+            raise
+
+
+def _passes(validate: Validator, origin: str, settings: Settings) -> bool:
+    try:
+        validate(origin, settings)
+    except ConfigError:
+        return False
+    return True
 
 
 def apply_file(settings: Settings, path: Path) -> Settings:

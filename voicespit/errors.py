@@ -6,4 +6,12 @@ programming error catch `VoiceSpitError`.
 
 
 class VoiceSpitError(Exception):
-    """Base of every error VoiceSpit raises on purpose; its message can be spoken."""
+    """Base of every error VoiceSpit raises on purpose; its message can be spoken.
+
+    `detail` holds what only a technician needs (a library's own words, a device
+    number, a path): shown with `--verbose` and written to the log, never spoken.
+    """
+
+    def __init__(self, message: str = "", *, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail

@@ -41,7 +41,8 @@ class ActionIntent:
     last one announced when the intent was posted). A move that was legal then
     and is not any more is refused as "too late" rather than as a mistake."""
     said: str = ""
-    """What the player said, for logs ("seven on left"); never interpreted."""
+    """What the player said or pressed, as understood ("seven on left"), for logs and
+    for naming it in a refusal; never interpreted."""
 
     def __post_init__(self) -> None:
         if (self.action is None) == (self.resolver is None):
@@ -71,6 +72,8 @@ class Control(enum.Enum):
 class ControlIntent:
     player: int
     control: Control
+    said: str = ""
+    """What the player said ("ready"), so a refusal can name it; never interpreted."""
 
     def __str__(self) -> str:
         return f"P{self.player} says {self.control.value}"

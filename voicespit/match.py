@@ -156,6 +156,12 @@ class Match:
         with self._lock:
             return self._state.clone()
 
+    def heard_snapshot(self) -> State:
+        """A copy of the table as the players have heard it (safe from any thread): what
+        a key or a stockpile number means is what the last announcement said."""
+        with self._lock:
+            return self._events.heard_state().clone()
+
     @property
     def is_over(self) -> bool:
         """The game ended or somebody quit; nothing more will happen."""
@@ -283,16 +289,17 @@ class Match:
     # ------------------------------------------------------------- intents
 
     def _refuse(self, player: int, action: Action | None, reason: str,
-                too_late: bool = False) -> None:
-        self._publish([IntentRefused(player, action, reason, too_late)])
+                too_late: bool = False, *, said: str = "") -> None:
+        self._publish([IntentRefused(player, action, reason, too_late, said)])
 
     def _act(self, posted: _Posted, intent: ActionIntent) -> None:
-        player = intent.player
+        player, said = intent.player, intent.said
         if self._finished:
-            self._refuse(player, intent.action, "the game is over")
+            self._refuse(player, intent.action, "the game is over", said=said)
             return
         if self.clock.is_paused:
-            self._refuse(player, intent.action, "the game is paused: say resume to play on")
+            self._refuse(player, intent.action, "the game is paused: say continue to play on",
+                         said=said)
             return
         before = self._events.hearing.state_at(posted.based_on)
         if intent.resolver is not None:
@@ -300,28 +307,28 @@ class Match:
                 action = intent.resolver(self._state)
             except VoiceSpitError as error:
                 self._refuse(player, *refusal_for_resolver(
-                    intent.resolver, player, str(error), self._state, before))
+                    intent.resolver, player, str(error), self._state, before), said=said)
                 return
             except Exception as error:  # a parser bug must not stop the game
                 log.exception("resolver of %s failed", intent)
                 self._failures.append(f"resolver: {error!r}")
-                self._refuse(player, None, "that command could not be carried out")
+                self._refuse(player, None, "that command could not be carried out", said=said)
                 return
         else:
             assert intent.action is not None
             action = intent.action
         phase = self._state.phase
         if type(action) is act.Spit and phase in (Phase.READY, Phase.STALEMATE):
-            self._ready_for_spit(player)
+            self._ready_for_spit(player, said)
             return
         if self._countdown is not None:
-            self._refuse(player, action, "wait for the spit: the countdown is on")
+            self._refuse(player, action, "wait for the spit: the countdown is on", said=said)
             return
         try:
             events = self._state.apply(player, action)
         except IllegalActionError as error:
             self._refuse(player, *refusal_for_action(
-                action, player, error.reason, self._state, before, self._last_slap))
+                action, player, error.reason, self._state, before, self._last_slap), said=said)
             return
         self.actions_applied += 1
         if log.isEnabledFor(logging.DEBUG):
@@ -331,33 +338,38 @@ class Match:
         self._after_change(events)
 
     def _control(self, intent: ControlIntent) -> None:
-        control, player = intent.control, intent.player
+        control, player, said = intent.control, intent.player, intent.said
         if control is Control.QUIT:
             if not self._finished:
                 self._publish([MatchQuit(player)])
                 self._finish()
         elif self._finished:
-            self._refuse(player, None, "the game is over")
+            self._refuse(player, None, "the game is over", said=said)
         elif control is Control.PAUSE:
-            if not self.clock.is_paused:
+            if self.clock.is_paused:
+                self._refuse(player, None, "the game is already paused: say continue to play on",
+                             said=said)
+            else:
                 self.clock.pause()
                 self._publish([Paused()])
         elif control is Control.RESUME:
             if self.clock.is_paused:
                 self.clock.resume()
                 self._publish([Resumed()])
+            else:
+                self._refuse(player, None, "the game is not paused", said=said)
         elif control is Control.READY:
             if self._state.phase in (Phase.READY, Phase.STALEMATE):
-                self._ready_for_spit(player)
+                self._ready_for_spit(player, said)
             else:
-                self._refuse(player, None, "play is already on")
+                self._refuse(player, None, "play is already on", said=said)
         elif self._pace_control is None:
-            self._refuse(player, None, "there is no computer opponent to pace")
+            self._refuse(player, None, "there is no computer opponent to pace", said=said)
         else:
             faster = control is Control.FASTER
             seconds = self._pace_control(faster)
             word = "faster" if faster else "slower"
-            self._publish([PaceChanged(seconds, f"{word} on request")])
+            self._publish([PaceChanged(seconds, f"{word} on request", requested=True)])
 
     # ---------------------------------------------------------- round flow
 
@@ -396,8 +408,13 @@ class Match:
                 and self._countdown is None:
             self._start_countdown()
 
-    def _ready_for_spit(self, player: int) -> None:
-        if player in self._ready or self._countdown is not None:
+    def _ready_for_spit(self, player: int, said: str = "") -> None:
+        # Never a silent no-op: a player who says ready twice hears why nothing happens.
+        if self._countdown is not None:
+            self._refuse(player, None, "the countdown is already on", said=said)
+            return
+        if player in self._ready:
+            self._refuse(player, None, "you are ready: waiting for your opponent", said=said)
             return
         self._ready.add(player)
         self._publish([PlayerReady(player)])

@@ -26,6 +26,9 @@ class IntentRefused:
     action: Action | None
     reason: str
     too_late: bool = False
+    said: str = ""
+    """What the player said or pressed, as the game understood it ("seven on left"), so
+    the answer can name it; "" when unknown."""
 
     def __str__(self) -> str:
         return f"P{self.player} refused: {self.reason}"
@@ -82,6 +85,8 @@ class PaceChanged:
 
     seconds_per_card: float
     reason: str
+    requested: bool = False
+    """True when a player asked for it ("speed up"): an answer, not news."""
 
     def __str__(self) -> str:
         return f"opponent pace {self.seconds_per_card:.1f} s per card ({self.reason})"

@@ -12,11 +12,22 @@ nothing here ever reads it or narrates the cards the opponent draws.
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from voicespit.announcement import Announcement, Cue, Priority, Verbosity
+from voicespit.answers import (
+    QUERY_ALIASES,
+    TABLE_QUERIES,
+    answer_text,
+    capitalized,
+    card_words,
+    describe_cards,
+    hand_in_spoken_order,
+    pile_name,
+    sentence,
+)
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
-from voicespit.engine.cards import Card, ace_high_step
+from voicespit.engine.cards import Card
 from voicespit.engine.events import (
     CardDrawn,
     CardMoved,
@@ -36,6 +47,7 @@ from voicespit.engine.events import (
 )
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
+from voicespit.engine.state import Phase
 from voicespit.match_events import (
     IntentRefused,
     MatchEvent,
@@ -48,6 +60,9 @@ from voicespit.match_events import (
     Stamped,
 )
 
+__all__ = ["Announcement", "Cue", "Narrator", "Priority", "State", "Verbosity", "card_words",
+           "hand_in_spoken_order", "sentence"]
+
 State = SpitState | SpeedState
 YOU = 0
 OPPONENT = 1
@@ -55,112 +70,30 @@ PILE_PAN = (-1.0, 1.0)
 """Where each pile sits in the stereo field: left pile hard left, right pile hard right.
 The earcon bank narrows this to a comfortable width."""
 COUNTDOWN_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five"}
-QUERIES = ("piles", "left", "right", "my cards", "count", "score", "repeat", "help")
-QUERY_ALIASES = {"cards": "my cards", "hand": "my cards", "my hand": "my cards", "pile": "piles"}
+QUERIES = (*TABLE_QUERIES, "repeat", "help")
 DEFAULT_HELP = ("Say a card and a pile, like nine on left. "
                 "Ask: piles, my cards, count, score, repeat.")
+READY_PROMPT = "Say ready."
+"""The last words of every deal: the round waits for the player."""
+LAST_DEALT = 1
+"""The engine deals seat 0's layout, then seat 1's: the prompt goes on the last."""
 
 
-class Verbosity(enum.Enum):
-    FULL = "full"
-    """Everything a sighted player could see, including the opponent's new cards."""
-    NORMAL = "normal"
-    """Every pile change, your own new cards, and the course of the game."""
-    TERSE = "terse"
-    """Ranks only for pile changes; cues carry the rest. Ask for anything else."""
+def stock_pan(slot: int, count: int) -> float:
+    """Where a stockpile sits in the stereo field: one at the left .. the last at the right."""
+    return 0.0 if count < 2 else round(-1.0 + 2.0 * slot / (count - 1), 3)
 
 
-class Priority(enum.IntEnum):
-    LOW = 0
-    """Nice to know; dropped when it waits too long."""
-    NORMAL = 1
-    """Pile changes and your cards: spoken in order, stale ones replaced."""
-    HIGH = 2
-    """Answers and round events: jump the queue but do not cut speech off."""
-    URGENT = 3
-    """Slap now, the spit countdown, your move refused: cut in at once."""
-
-
-class Cue(enum.Enum):
-    """The earcons. Per-card cues are panned by pile and pitched by rank."""
-
-    YOUR_PLAY = "your play"
-    OPPONENT_PLAY = "opponent's play"
-    CARD_SPAT = "spit card"
-    REFUSED = "refused"
-    NOT_UNDERSTOOD = "not understood"
-    STALEMATE = "stalemate"
-    COUNTDOWN = "countdown"
-    SLAP_NOW = "slap now"
-    ROUND_WON = "round won"
-    ROUND_LOST = "round lost"
-    GAME_OVER = "game over"
-
-
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """One thing to tell the player: words, a cue, or both."""
-
-    text: str
-    """What to say; "" when the cue says it all."""
-    topic: str
-    """What it is about ("pile:left"); a newer announcement on the same topic replaces it."""
-    priority: Priority = Priority.NORMAL
-    cue: Cue | None = None
-    pan: float = 0.0
-    """-1 (left pile) .. 1 (right pile) for the cue; 0 is the centre."""
-    rank: int | None = None
-    """The card rank that pitches the cue (0 ace .. 12 king), if it is about a card."""
-    about: int | None = None
-    """The seat it is about: 0 you, 1 the opponent (in the opponent's voice), None the game."""
-    line: str = ""
-    """The text-mirror line when it must say more than `text` (whose card it was)."""
-    sequence: int | None = None
-    """The `Stamped.sequence` of the event it came from; None for answers."""
-    lifetime: float | None = None
-    """Seconds it stays worth saying while it waits in the queue; None: until replaced."""
-    flush: bool = False
-    """Drop everything of lower priority still waiting (the round is over: old news)."""
-
-    @property
-    def mirror_line(self) -> str:
-        """The plain text line for screen readers and logs."""
-        return self.line or self.text
-
-
-def _count_words(state: State, seat: int) -> str:
-    return f"Cards left: you {state.cards_held(seat)}, opponent {state.cards_held(1 - seat)}."
-
-
-def hand_in_spoken_order(hand: list[Card]) -> list[Card]:
-    """A Speed hand lowest to highest (two .. ace), the order "my cards" says it in;
-    the keyboard's card keys count in the same order."""
-    return sorted(hand, key=lambda card: (ace_high_step(card.rank), card.suit))
-
-
-def _capitalized(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def sentence(text: str) -> str:
-    """Capitalized, and ending in a full stop unless it already ends a sentence."""
-    text = _capitalized(text.strip())
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def card_words(card: Card, colours: bool) -> str:
-    """"nine", or "red nine" when colours matter (the alternating-colours variant)."""
-    return f"{card.colour} {card.rank_name}" if colours else card.rank_name
-
-
-def _pile_name(pile: int) -> str:
-    return _capitalized(PILE_NAMES[pile])
+def heard_words(said: str) -> str:
+    """What the game understood, as the start of its answer ("Seven on left? ...")."""
+    return f"{capitalized(said.strip())}? " if said.strip() else ""
 
 
 class Narrator:
     """Turns events into announcements at a verbosity, and answers the player's questions.
 
-    Keeps one piece of memory, the last announcement, so "repeat" can say it again.
+    Keeps a little memory: the last announcement, so "repeat" can say it again, and
+    who has said ready since the deal, so the prompt to say ready stays the last word.
     """
 
     def __init__(self, verbosity: Verbosity = Verbosity.NORMAL, help_text: str = DEFAULT_HELP,
@@ -170,6 +103,13 @@ class Narrator:
         self.seat = seat
         """The listener's seat: their plays are "yours", the other seat's the opponent's."""
         self.last: Announcement | None = None
+        self._ready: set[int] = set()
+        """Seats that said ready since the last deal or stalemate."""
+
+    def remember(self, announcement: Announcement) -> None:
+        """`announcement` was presented: "repeat" says it again (never a "Say again?")."""
+        if announcement.text and announcement.cue is not Cue.NOT_UNDERSTOOD:
+            self.last = announcement
 
     # ------------------------------------------------------------------ events
 
@@ -197,16 +137,18 @@ class Narrator:
             case CardSpat(pile=pile, card=card):
                 return [self._pile_change(card, pile, colours, None)]
             case CardTurnedUp(player=player, stock=stock, card=card):
-                return self._turned_up(player, stock, card, colours)
-            case CardMoved(player=player, card=card, target=target) if full and player == self.seat:
-                words = _capitalized(card_words(card, colours))
-                return [Announcement(f"{words} to stock {STOCK_NAMES[target]}.",
-                                     f"stock:{target}", Priority.LOW, about=player, lifetime=2.0)]
-            case CardDrawn(player=player, card=card) if player == self.seat and not terse:
+                return self._turned_up(player, stock, card, state, colours)
+            case CardMoved(player=player) if player == self.seat:
+                return [self._moved(event, state, colours)]
+            case CardDrawn(player=player, card=card) if player == self.seat:
                 # Only ever your own draws: the opponent's hand is secret.
-                return [Announcement(f"Drew {card_words(card, colours)}.", f"draw:{card.index}",
-                                     about=player)]
+                words = card_words(card, colours)
+                line = f"Drew {words}."
+                return [Announcement(sentence(words) if terse else line, f"draw:{card.index}",
+                                     cue=self._terse_cue(Cue.NEW_CARD), rank=card.rank,
+                                     about=player, line=line)]
             case Stalemate():
+                self._ready = set()
                 return [Announcement("Stuck." if terse else "Nobody can play.", "stalemate",
                                      Priority.HIGH, Cue.STALEMATE)]
             case RoundStarted() if not terse:
@@ -224,6 +166,7 @@ class Narrator:
             case PileTaken(player=player, pile=pile, cards=cards):
                 return self._taken(player, pile, cards, terse)
             case LayoutDealt(player=player, reserve=reserve):
+                self._ready = set()
                 return self._dealt(player, reserve, state, full)
             case SidePilesRebuilt() if not terse:
                 return [Announcement("Side piles reshuffled.", "side piles", Priority.LOW,
@@ -235,25 +178,25 @@ class Narrator:
                 return [self._game_over(winner)]
             case IntentRefused(player=player) if player == self.seat:
                 return [self.refusal(event)]
-            case PlayerReady(player=player) if full:
-                text = "Ready." if player == self.seat else "Opponent ready."
-                return [Announcement(text, f"ready:{player}", Priority.LOW, about=player,
-                                     lifetime=2.0)]
+            case PlayerReady(player=player):
+                return self._ready_said(player, state, full)
             case Paused():
                 return [Announcement("Paused.", "pause", Priority.URGENT, flush=True)]
             case Resumed():
                 return [Announcement("Go on.", "pause", Priority.HIGH)]
-            case PaceChanged(seconds_per_card=pace, reason=reason) if not terse:
+            case PaceChanged(seconds_per_card=pace, reason=reason, requested=requested) \
+                    if requested or not terse:
+                # Asked for ("speed up"), it is an answer: said at every level of detail.
                 text = f"Opponent pace: {pace:.1f} seconds a card."
-                if full and reason:
+                if (full or requested) and reason:
                     text = f"{text[:-1]}, {reason}."
-                return [Announcement(text, "pace")]
+                return [Announcement(text, "pace", Priority.HIGH if requested else Priority.NORMAL)]
         return []
 
     def _pile_change(self, card: Card, pile: int, colours: bool,
                      player: int | None) -> Announcement:
         words = card_words(card, colours)
-        name = _pile_name(pile)
+        name = pile_name(pile)
         text = f"{name}: {words}."
         if player is None:
             cue, line = Cue.CARD_SPAT, text
@@ -265,18 +208,54 @@ class Narrator:
         return Announcement(text, f"pile:{PILE_NAMES[pile]}", Priority.NORMAL, cue,
                             PILE_PAN[pile], card.rank, player, line)
 
-    def _turned_up(self, player: int, stock: int, card: Card,
+    def _turned_up(self, player: int, stock: int, card: Card, state: State,
                    colours: bool) -> list[Announcement]:
         words = card_words(card, colours)
         if player == self.seat:
-            if self.verbosity is Verbosity.TERSE:
-                return []
-            return [Announcement(f"Stock {STOCK_NAMES[stock]}: {words}.", f"stock:{stock}",
-                                 about=player)]
+            # Every new card of yours is told: a number key plays it (terse: the rank, the
+            # cue panned to its stockpile).
+            line = f"Stock {STOCK_NAMES[stock]}: {words}."
+            text = sentence(words) if self.verbosity is Verbosity.TERSE else line
+            return [Announcement(text, f"stock:{stock}", Priority.NORMAL,
+                                 self._terse_cue(Cue.NEW_CARD),
+                                 self._stock_pan(state, stock), card.rank, player, line)]
         if self.verbosity is Verbosity.FULL:
             return [Announcement(f"Opponent shows {words}.", f"opponent stock:{stock}",
                                  Priority.LOW, about=player, lifetime=2.0)]
         return []
+
+    def _moved(self, event: CardMoved, state: State, colours: bool) -> Announcement:
+        """A card of yours moved into an empty slot: the number keys now mean other cards."""
+        words = capitalized(card_words(event.card, colours))
+        line = (f"{words} moves from stock {STOCK_NAMES[event.source]} "
+                f"to stock {STOCK_NAMES[event.target]}.")
+        text = "" if self.verbosity is Verbosity.TERSE else line
+        return Announcement(text, f"stock:{event.target}", Priority.NORMAL,
+                            self._terse_cue(Cue.CARD_MOVED),
+                            self._stock_pan(state, event.target), event.card.rank,
+                            event.player, line)
+
+    def _terse_cue(self, cue: Cue) -> Cue | None:
+        """Your new and moved cards have cues only at terse, where the words are fewest;
+        at normal and full the words say it, and a second cue would blur the play's."""
+        return cue if self.verbosity is Verbosity.TERSE else None
+
+    @staticmethod
+    def _stock_pan(state: State, slot: int) -> float:
+        return stock_pan(slot, len(state.stocks[0])) if isinstance(state, SpitState) else 0.0
+
+    def _ready_said(self, player: int, state: State, full: bool) -> list[Announcement]:
+        """Your own "ready" is always answered; the opponent's only at full detail, and
+        then with the prompt again while you are still to say it."""
+        self._ready.add(player)
+        if player == self.seat:
+            return [Announcement("Ready.", f"ready:{player}", Priority.HIGH, about=player)]
+        if not full:
+            return []
+        text = "Opponent ready."
+        if self.seat not in self._ready and state.phase is Phase.READY:
+            text = f"{text} {READY_PROMPT}"
+        return [Announcement(text, f"ready:{player}", Priority.NORMAL, about=player)]
 
     def _round_over(self, event: RoundOver) -> Announcement:
         if event.end == "cleared" and event.first_out is not None:
@@ -291,8 +270,10 @@ class Narrator:
         # The cue comes from the smaller pile's side: the pile worth slapping.
         pan = 0.0 if smaller is None else PILE_PAN[smaller]
         which = "equal piles" if smaller is None else f"{PILE_NAMES[smaller]} is smaller"
-        text = "Slap!" if terse else f"Slap now! {_capitalized(which)}."
-        return Announcement(text, "slap", Priority.URGENT, Cue.SLAP_NOW, pan, flush=True)
+        line = f"Slap now! {capitalized(which)}."
+        # Terse says it in a word and the cue's side; the printed line still says which.
+        return Announcement("Slap!" if terse else line, "slap", Priority.URGENT, Cue.SLAP_NOW,
+                            pan, flush=True, line=line)
 
     def _slapped(self, player: int, pile: int, state: State) -> Announcement:
         slapping = state.rules.slap
@@ -314,22 +295,25 @@ class Narrator:
 
     def _dealt(self, player: int, reserve: int, state: State,
                full: bool) -> list[Announcement]:
+        # The prompt ends the deal's last words: the opponent's deal comes after yours
+        # and is said only at full detail.
+        prompt = f" {READY_PROMPT}" if state.phase is Phase.READY else ""
+        last_words = player == LAST_DEALT or not full
         if player != self.seat:
             if not full:
                 return []
             what = "spit cards" if isinstance(state, SpitState) else "to draw"
-            return [Announcement(f"Opponent: {reserve} {what}.", f"deal:{player}",
-                                 Priority.LOW, about=player, lifetime=3.0)]
-        cards = self.describe_cards(state, player)
-        if self.verbosity is Verbosity.TERSE:
-            return [Announcement(cards, f"deal:{player}", about=player)]
-        text = f"Round {state.round}. {cards}"
+            text = f"Opponent: {reserve} {what}.{prompt if last_words else ''}"
+            return [Announcement(text, f"deal:{player}", Priority.NORMAL, about=player)]
+        cards = describe_cards(state, player)
+        text = cards if self.verbosity is Verbosity.TERSE else f"Round {state.round}. {cards}"
         if isinstance(state, SpitState):
             if full:
                 text += f" {reserve} spit cards."
-            if state.only_pile is not None:
+            if state.only_pile is not None:  # at every detail: it decides where cards go
                 text += f" One pile only: {PILE_NAMES[state.only_pile]}."
-        return [Announcement(text, f"deal:{player}", about=player)]
+        return [Announcement(text + (prompt if last_words else ""), f"deal:{player}",
+                             about=player)]
 
     def _game_over(self, winner: int | None) -> Announcement:
         if winner is None:
@@ -343,71 +327,51 @@ class Narrator:
     # ------------------------------------------------------- player feedback
 
     def refusal(self, refused: IntentRefused) -> Announcement:
-        """Why a move was refused, in a few words ("Too late: left is now a nine.")."""
+        """What was understood and why it was refused, in a few words ("Seven on left?
+        Too late: left is now a nine.")."""
         reason = refused.reason.strip()
         if refused.too_late and not reason.lower().startswith("too late"):
             reason = f"too late: {reason}"
-        return Announcement(sentence(reason), "refusal", Priority.URGENT, Cue.REFUSED,
-                            about=refused.player)
+        return Announcement(heard_words(refused.said) + sentence(reason), "refusal",
+                            Priority.URGENT, Cue.REFUSED, about=refused.player)
 
-    def not_understood(self) -> Announcement:
-        """The parser could not make a command of what was heard."""
-        return Announcement("Say again?", "refusal", Priority.URGENT, Cue.NOT_UNDERSTOOD,
+    def not_understood(self, heard: str = "", typed: bool = False) -> Announcement:
+        """No command in what was heard (or typed): "Say again?" when nothing usable
+        was heard, else the words themselves, so the player knows what went wrong."""
+        if typed and heard.strip():
+            text = f"{heard_words(heard)}That is not a command: type help for the commands."
+        elif heard.strip():
+            text = f"Heard {heard.strip()}. Say again?"
+        else:
+            text = "Say again?"
+        return Announcement(text, "refusal", Priority.URGENT, Cue.NOT_UNDERSTOOD,
                             about=self.seat)
+
+    def repeat(self) -> Announcement:
+        """The last announcement again ("say again")."""
+        # The printed line says most (whose card, which pile): at terse the cue that
+        # carried the rest cannot be heard again.
+        text = self.last.mirror_line if self.last is not None else "Nothing yet."
+        return Announcement(text, "answer", Priority.HIGH)
 
     # ------------------------------------------------------------- questions
 
     def answer(self, query: str, state: State, player: int | None = None) -> Announcement:
-        """Answer "piles", "left", "right", "my cards", "count", "score", "repeat" or "help"."""
+        """Answer one of `QUERIES`: a question about the table, "repeat" or "help"."""
         seat = self.seat if player is None else player
         key = " ".join(query.lower().split())
         key = QUERY_ALIASES.get(key, key)
-        colours = state.rules.alternating_colours
-        if key == "piles":
-            text = " ".join(self._pile_words(state, pile, colours) for pile in state.piles_in_use)
-        elif key in ("left", "right"):
-            text = self._pile_words(state, PILE_NAMES.index(key), colours)
-        elif key == "my cards":
-            text = self.describe_cards(state, seat)
-        elif key == "count":
-            text = _count_words(state, seat)
-        elif key == "score":
-            text = self._score_words(state, seat)
-        elif key == "repeat":
-            text = self.last.text if self.last is not None else "Nothing yet."
-        elif key == "help":
+        if key == "repeat":
+            return self.repeat()
+        if key == "help":
             text = self.help_text
+        elif key in TABLE_QUERIES:
+            text = answer_text(key, state, seat)
         else:
             raise ValueError(f"no answer for {query!r}; ask one of: {', '.join(QUERIES)}")
         return Announcement(text, "answer", Priority.HIGH)
 
-    def _pile_words(self, state: State, pile: int, colours: bool) -> str:
-        top = state.pile_top(pile)
-        return f"{_pile_name(pile)}: {'empty' if top is None else card_words(top, colours)}."
-
-    def _score_words(self, state: State, seat: int) -> str:
-        if state.rules.scoring == "points":
-            return (f"Score: you {state.scores[seat]}, opponent {state.scores[1 - seat]}; "
-                    f"game to {state.rules.target_score}.")
-        return f"Round {state.round}. {_count_words(state, seat)}"
-
     @staticmethod
     def describe_cards(state: State, seat: int) -> str:
         """The seat's playable cards: Spit stockpile tops in order, or the Speed hand."""
-        colours = state.rules.alternating_colours
-        if isinstance(state, SpeedState):
-            hand = hand_in_spoken_order(state.hands[seat])
-            if not hand:
-                return "Your hand is empty."
-            return "Your hand: " + ", ".join(card_words(card, colours) for card in hand) + "."
-        words: list[str] = []
-        for slot, cards in enumerate(state.stocks[seat]):
-            top = state.stock_top(seat, slot)
-            if top is not None:
-                words.append(card_words(top, colours))
-            else:
-                words.append("face down" if cards else "empty")
-        if not words or all(word == "empty" for word in words):
-            return "Your stockpiles are empty."
-        return "Your cards: " + ", ".join(words) + "."
-
+        return describe_cards(state, seat)

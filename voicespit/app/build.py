@@ -38,19 +38,31 @@ def rules_from(settings: Settings, flag_variants: list[str]) -> Rules:
 
     A variant from a file that belongs to the other game is ignored (a Spit
     preference must not stop a game of Speed); one given as a flag is an error.
+    Check the file's part with `validate_variants` first, so that its errors name
+    the file; what fails here is the flags'.
     """
-    game = settings.game.game
-    unknown = sorted(key for key in settings.game.variants if key not in VARIANTS)
-    if unknown:
-        raise ConfigError(f"[game.variants] {unknown[0]} is not a variant; known variants: "
-                          f"{', '.join(sorted(VARIANTS))}")
-    from_file = [f"{key}={value}" for key, value in settings.game.variants.items()
-                 if game in VARIANTS[key].games]
     try:
         # Later entries win: the flags override the file.
-        return Rules.for_game(game, from_file + list(flag_variants))
-    except VariantError as error:
-        raise ConfigError(str(error)) from None
+        return Rules.for_game(settings.game.game, _file_variants(settings) + list(flag_variants))
+    except (VariantError, ConfigError) as error:
+        raise ConfigError(f"--variant: {error}") from None
+
+
+def validate_variants(origin: str, settings: Settings) -> None:
+    """A config validator: the variants of a settings file must be real and allowed."""
+    try:
+        Rules.for_game(settings.game.game, _file_variants(settings))
+    except (VariantError, ConfigError) as error:
+        raise ConfigError(f"{origin}: [game.variants] {error}") from None
+
+
+def _file_variants(settings: Settings) -> list[str]:
+    unknown = sorted(key for key in settings.game.variants if key not in VARIANTS)
+    if unknown:
+        raise ConfigError(f"{unknown[0]} is not a variant; known variants: "
+                          f"{', '.join(sorted(VARIANTS))}")
+    return [f"{key}={value}" for key, value in settings.game.variants.items()
+            if settings.game.game in VARIANTS[key].games]
 
 
 def pace_from(text: str, target_win_rate: float, learned: float | None) -> Pace:

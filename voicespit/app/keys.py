@@ -13,7 +13,9 @@ from typing import Final
 
 from voicespit.engine import actions as act
 from voicespit.engine.actions import LEFT, PILE_NAMES, RIGHT, STOCK_NAMES, Action
+from voicespit.engine.cards import Card
 from voicespit.engine.speed import SpeedState
+from voicespit.engine.state import Phase
 from voicespit.intents import State
 from voicespit.narration import hand_in_spoken_order
 from voicespit.speech.commands import Command, Verb
@@ -22,12 +24,28 @@ from voicespit.speech.parser import IllegalCommandError
 
 @dataclass(frozen=True)
 class CardKey:
-    """Play the card at `index` (stockpile, or place in the spoken hand) onto `pile`."""
+    """Play the card at `index` (stockpile, or place in the spoken hand) onto `pile`.
+
+    A key means the card that was at its place when the player last heard the table
+    (`card_in` on the table as heard): if a fill or a draw has moved it since, it is
+    played from where it lies now, so a key never plays a card nobody announced.
+    """
 
     index: int
     pile: int
 
-    def resolve(self, state: State, player: int) -> Action:
+    def card_in(self, state: State, player: int) -> Card | None:
+        """The card this key means on `state`: that stockpile's face-up top, or the
+        card at that place in the hand as "my cards" says it; None if there is none."""
+        if isinstance(state, SpeedState):
+            hand = hand_in_spoken_order(state.hands[player])
+            return hand[self.index] if self.index < len(hand) else None
+        return state.stock_top(player, self.index)
+
+    def resolve(self, state: State, player: int, meant: Card | None = None) -> Action:
+        """The play this key asks for now; `meant` is the card it meant as last heard."""
+        if meant is not None and state.phase is Phase.PLAY:
+            return _play_of(meant, state, player, self.pile)
         if isinstance(state, SpeedState):
             hand = hand_in_spoken_order(state.hands[player])
             if self.index >= len(hand):
@@ -40,6 +58,24 @@ class CardKey:
 
     def __str__(self) -> str:
         return f"stockpile {STOCK_NAMES[self.index]} on {PILE_NAMES[self.pile]}"
+
+    def words(self, state: State) -> str:
+        """What the key says in this game ("card three on left" in Speed)."""
+        if isinstance(state, SpeedState):
+            return f"card {STOCK_NAMES[self.index]} on {PILE_NAMES[self.pile]}"
+        return str(self)
+
+
+def _play_of(card: Card, state: State, player: int, pile: int) -> Action:
+    """Play `card` from wherever it lies in front of `player` now."""
+    if isinstance(state, SpeedState):
+        if card in state.hands[player]:
+            return act.PLAY_CARDS[card.index][pile]
+    else:
+        for slot in range(len(state.stocks[player])):
+            if state.stock_top(player, slot) == card:
+                return act.PLAYS[slot][pile]
+    raise IllegalCommandError(f"your {card.rank_name} is already played")
 
 
 class GoKey:
@@ -70,6 +106,8 @@ KEYS: Final[dict[str, Binding]] = {
     "/": Command(Verb.MY_CARDS),
     "#": Command(Verb.COUNT),
     "@": Command(Verb.SCORE),
+    ";": Command(Verb.OPPONENT_CARDS),
+    "'": Command(Verb.FACE_DOWN),
     "?": KEYS_HELP,
     "-": Command(Verb.SLOWER),
     "+": Command(Verb.FASTER),
@@ -80,14 +118,16 @@ KEYS: Final[dict[str, Binding]] = {
 
 KEY_NAMES: Final = {" ": "space", "\x1b": "escape", "\t": "tab", "\n": "enter",
                     ",": "comma", ".": "full stop", "/": "slash", "#": "hash", "@": "at",
-                    "?": "question mark", "-": "minus", "+": "plus", "=": "equals"}
+                    "?": "question mark", "-": "minus", "+": "plus", "=": "equals",
+                    ";": "semicolon", "'": "apostrophe"}
 
 KEY_HELP: Final = (
     "Keys: 1 to 5 play stockpile one to five on the left pile, 6 to 0 on the right pile; "
     "in Speed they play your cards in the order my cards says them. "
     "Space starts, says ready or spit, and answers yes. Escape pauses and answers no. "
     "Comma slaps left, full stop slaps right. Tab: piles. Slash: my cards. "
-    "Hash: count. At: score. Enter: repeat. Question mark: help. "
+    "Hash: count. At: score. Semicolon: opponent's cards. Apostrophe: face down cards. "
+    "Enter: repeat. Question mark: help. "
     "Minus and plus: opponent slower or faster. "
     "Or type any spoken command and press enter."
 )

@@ -9,6 +9,7 @@ the way out, atomically, so no way of stopping can damage it.
 from __future__ import annotations
 
 import contextlib
+import logging
 import signal
 import sys
 import threading
@@ -37,9 +38,12 @@ from voicespit.clock import Clock, RealClock
 from voicespit.config import Settings, data_directory
 from voicespit.engine import Rules
 from voicespit.errors import VoiceSpitError
+from voicespit.narration import sentence
 from voicespit.profile import Profile, ProfileError, ProfileStore
 from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.grammar import help_text
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -90,11 +94,11 @@ class App:
                 mixer.add_tap(self.playback.push)
             speaker = LiveSpeaker(renderer, mixer, settings=speech)
         except VoiceSpitError as error:
+            log.info("speech output: %s (%s)", error, error.detail or "no more detail")
             return text_only_speaker(speech), f"No speech: {error}. Everything is printed."
         if not notes:
             return speaker, None
-        note = notes[0].removeprefix("voicespit: ")
-        return speaker, note[:1].upper() + note[1:] + ("" if note.endswith(".") else ".")
+        return speaker, sentence(notes[0].removeprefix("voicespit: "))
 
     def save_profile(self, profile: Profile) -> None:
         with self._save_lock:
@@ -118,10 +122,10 @@ class App:
                                self.options.make_clock)
         hooks = SessionHooks(leave=self._left.set, profile_changed=self.save_profile)
         session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
-                          help_text=spoken_help)
+                          help_text=spoken_help, echo_plays=self.settings.output.echo_plays)
         speaker.on_announcement_finished(session.announcement_finished)
-        voice, how_to_talk = open_voice_input(self.settings, self.options.script, session, speaker,
-                                              playback=self.playback)
+        voice, report = open_voice_input(self.settings, self.options.script, session, speaker,
+                                         playback=self.playback)
         self.voice = voice
         if voice is None:
             # Typing only: the spoken help includes the keys.
@@ -130,11 +134,13 @@ class App:
             session.say(sound_note)
         if self.profile_message:
             session.say(self.profile_message)
-        session.greet(how_to_talk)
+        details = " ".join(part for part in (report.details, sound_note) if part)
+        session.greet(report.summary, by_voice=report.by_voice, details=details)
         self.keyboard = KeyboardInput(session, self.options.stdin, out,
                                       talk=voice.talk if voice is not None else None,
                                       leave_at_end=voice is None)
         reader = threading.Thread(target=self.keyboard.run, name="keyboard", daemon=True)
+        status = 0
         try:
             with _stop_on_sigterm():
                 if voice is not None:
@@ -142,7 +148,12 @@ class App:
                 reader.start()
                 while not self._left.wait(0.2):
                     pass
+        except _Terminated:
+            status = 128 + signal.SIGTERM
+            session.leave()
         except KeyboardInterrupt:
+            # The shell's convention for Ctrl-C, so a script can tell it from a normal end.
+            status = 128 + signal.SIGINT
             session.leave()
         finally:
             self.keyboard.stop()
@@ -155,13 +166,17 @@ class App:
             if self._output is not None:
                 self._output.close()
             reader.join(timeout=1.0)
-        return 0
+        return status
 
 
 def _let_goodbye_play(speaker: Speaker) -> None:
     wait = getattr(speaker, "wait_until_idle", None)
     if callable(wait):
         wait(3.0)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: ended like Ctrl-C, with its own exit status."""
 
 
 @contextlib.contextmanager
@@ -172,7 +187,7 @@ def _stop_on_sigterm() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
+        raise _Terminated
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:

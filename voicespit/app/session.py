@@ -5,37 +5,52 @@ become intents for the match, questions are answered from the table as it is,
 and the session's own questions ("Quit this game?", "Play again?") wait for a
 yes or a no. Input arrives on the keyboard and recognizer threads and match
 events on the referee thread, so all session state sits behind one lock.
+
+Nothing the player says is met with silence: a command that does nothing is
+answered with what was understood and why ("Yes? There is no question to
+answer."), and "Say again?" is kept for when nothing usable was heard.
 """
 
 from __future__ import annotations
 
 import enum
 import functools
+import json
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from voicespit.app.game_in_play import GameInPlay
 from voicespit.app.keys import KEY_HELP, Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for
+from voicespit.app.preferences import AtTheLimitError, step_detail, step_rate
 from voicespit.app.stats import GameTally
+from voicespit.app.table_commands import heard_source, table_record
 from voicespit.audio.announcer import Announcer
-from voicespit.audio.reports import MAX_RATE, MIN_RATE, RATE_STEP
 from voicespit.audio.speaker import Speaker
 from voicespit.engine import Rules
-from voicespit.engine.actions import Action
+from voicespit.engine.cards import Card
 from voicespit.engine.events import GameOver
-from voicespit.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.intents import Control, ControlIntent, State
 from voicespit.match import Match
-from voicespit.match_events import MatchQuit, Stamped
-from voicespit.narration import Announcement, Priority, Verbosity
+from voicespit.match_events import MatchQuit, Paused, Stamped
+from voicespit.narration import Announcement, Cue, Priority, Verbosity, heard_words, sentence
 from voicespit.opponent.pace import Pace
 from voicespit.profile import Profile
-from voicespit.speech.commands import Command, Group, Verb
+from voicespit.speech.commands import Command, Verb
 from voicespit.speech.grammar import HELP_TOPIC_WORDS, help_text
-from voicespit.speech.parser import CommandError, parse, resolve
+from voicespit.speech.parser import CommandError, parse, words_of
 
+log = logging.getLogger(__name__)
 HUMAN = 0
 TALKED_OVER = "I was talking: say it again."
-VERBOSITY_ORDER = (Verbosity.TERSE, Verbosity.NORMAL, Verbosity.FULL)
+NO_GAME = "no game is on: say new game to start"
+TABLE_QUERIES = {Verb.PILES: "piles", Verb.MY_CARDS: "my cards", Verb.COUNT: "count",
+                 Verb.SCORE: "score", Verb.OPPONENT_CARDS: "opponent's cards",
+                 Verb.FACE_DOWN: "face down"}
+"""The information commands answered from the table (with Verb.PILE: "left"/"right")."""
+CONTROLS = {Verb.PAUSE: Control.PAUSE, Verb.RESUME: Control.RESUME,
+            Verb.FASTER: Control.FASTER, Verb.SLOWER: Control.SLOWER}
 
 
 class Mode(enum.Enum):
@@ -57,13 +72,6 @@ MatchFactory = Callable[[Rules, int], Match]
 
 
 @dataclass
-class _Game:
-    match: Match
-    tally: GameTally
-    ended: bool = False
-
-
-@dataclass
 class SessionHooks:
     """What the session tells the rest of the app."""
 
@@ -80,7 +88,10 @@ class SessionHooks:
 class Session:
     def __init__(self, rules: Rules, announcer: Announcer, speaker: Speaker,
                  make_match: MatchFactory, pace: Pace, profile: Profile,
-                 hooks: SessionHooks | None = None, help_text: str = "") -> None:
+                 hooks: SessionHooks | None = None, help_text: str = "", *,
+                 echo_plays: bool = False) -> None:
+        """`echo_plays`: at full detail, say each spoken move back ("Heard seven on
+        left.") before what it did."""
         self.rules = rules
         self.announcer = announcer
         self.speaker = speaker
@@ -89,10 +100,13 @@ class Session:
         self.profile = profile
         self.hooks = hooks or SessionHooks()
         self.help_text = help_text
+        self.echo_plays = echo_plays
         self.mode = Mode.MENU
         self.question: Question | None = None
-        self.game: _Game | None = None
+        self.game: GameInPlay | None = None
         self.games_started = 0
+        self.setup = ""
+        """How the game takes commands, in whole sentences: the answer to "how do you hear me"."""
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------ speaking
@@ -100,13 +114,30 @@ class Session:
     def say(self, text: str, priority: Priority = Priority.HIGH, topic: str = "session") -> None:
         self.announcer.present(Announcement(text, topic, priority))
 
-    def greet(self, how_to_talk: str) -> None:
-        self.say(f"VoiceSpit: {self._game_name}. {how_to_talk} Say new game to start, or help.")
+    def _refuse(self, said: str, reason: str) -> None:
+        """A command that does nothing: what was understood, and why."""
+        self.announcer.present(Announcement(heard_words(said) + sentence(reason), "refusal",
+                                            Priority.URGENT, Cue.REFUSED, about=HUMAN))
+
+    def greet(self, summary: str, *, by_voice: bool, details: str = "") -> None:
+        """Two short sentences: how commands reach the game, and how to start. The rest
+        (`details`) waits for "how do you hear me"."""
+        self.setup = details or sentence(summary)
+        start = "Say new game to start." if by_voice \
+            else "Type new game or press space to start."
+        self.say(f"VoiceSpit {self._game_name}, {summary}. {start}")
+
+    def _setup_words(self) -> str:
+        narrator = self.announcer.narrator
+        return (f"{self.setup} Detail: {narrator.verbosity.value}. "
+                f"Speech: {self.speaker.rate} words a minute.")
 
     # --------------------------------------------------------------- input
 
     def handle_text(self, text: str, *, spoken: bool = False) -> None:
         """A line the player typed, or what the recognizer heard."""
+        if spoken:
+            log.debug("heard: %s", text)
         binding = None if spoken else binding_for(text)
         if binding is not None:
             self.handle_binding(binding)
@@ -115,20 +146,23 @@ class Session:
             command = parse(text)
         except CommandError:
             if spoken:
-                self.handle_unheard()
+                self.handle_unheard(text)
             else:
-                self.announcer.not_understood()
+                self.announcer.not_understood(text, typed=True)
             return
         with self._lock:
             if spoken:
                 self.profile.commands_heard += 1
-        self.handle_command(command)
+        self.handle_command(command, spoken=spoken)
 
-    def handle_unheard(self) -> None:
-        """The recognizer heard speech but could not make a command of it."""
+    def handle_unheard(self, heard: str = "") -> None:
+        """The recognizer heard speech but could not make a command of it; `heard` is
+        whatever words it made out ("" when none)."""
+        log.debug("heard nothing usable: %r", heard)
         with self._lock:
             self.profile.commands_misheard += 1
-        self.announcer.not_understood()
+        words = " ".join(word for word in words_of(heard) if not word.startswith("["))
+        self.announcer.not_understood(words)
 
     def handle_dropped(self) -> None:
         """The listener lost a command because the game was speaking over it: never in
@@ -137,12 +171,7 @@ class Session:
 
     def handle_binding(self, binding: Binding) -> None:
         if isinstance(binding, CardKey):
-            with self._lock:
-                game = self._live_game()
-                if game is None:
-                    return
-            game.match.post(ActionIntent(HUMAN, resolver=functools.partial(
-                _resolve_key, binding), said=f"key: {binding}"))
+            self._card_key(binding)
         elif isinstance(binding, GoKey):
             self._go()
         elif isinstance(binding, StopKey):
@@ -152,47 +181,67 @@ class Session:
         else:
             self.handle_command(binding)
 
-    def handle_command(self, command: Command) -> None:
+    def _card_key(self, key: CardKey) -> None:
+        with self._lock:
+            game = self._game_on()
+            if game is None:
+                self._refuse(str(key), NO_GAME)
+                return
+        game.press(key)  # outside the lock: it takes the match's
+
+    def handle_command(self, command: Command, *, spoken: bool = False) -> None:
+        game = self.game
+        # Read outside the lock, like any snapshot: which card "move three" meant.
+        meant = heard_source(command, game.match, HUMAN) if game is not None else None
         with self._lock:
             if self.mode is Mode.CLOSED:
                 return
             game = self.game
-            if command.group is Group.INFO and command.verb is not Verb.HELP \
-                    and self.mode is Mode.PLAYING and game is not None:
-                informing = game
-            else:
+            informing = game if command.verb in TABLE_QUERIES or command.verb is Verb.PILE \
+                else None
+            if informing is not None and self._game_on() is None:
                 informing = None
-                self._route(command)
+                self._refuse(str(command), NO_GAME)
+            elif informing is None:
+                self._route(command, spoken, meant)
         if informing is not None:
             # Outside the lock: a snapshot takes the match's lock (see `_on_event`).
             self._inform(informing, command)
 
-    def _route(self, command: Command) -> None:
-        verb = command.verb
+    def _route(self, command: Command, spoken: bool, meant: Card | None) -> None:
+        verb, said = command.verb, str(command)
         if verb in (Verb.YES, Verb.NO):
-            self._answer(verb is Verb.YES)
+            self._answer(verb is Verb.YES, said)
         elif verb is Verb.HELP and command.topic is not None:
             self.say(help_text(HELP_TOPIC_WORDS[command.topic]))
         elif verb is Verb.HELP:
             self.say(" ".join([self.help_text, *self.hooks.extra_help]).strip())
+        elif verb is Verb.REPEAT:
+            self._repeat()
+        elif verb is Verb.SETUP:
+            self.say(self._setup_words())
         elif verb is Verb.NEW_GAME:
-            self._new_game_requested()
+            self._new_game_requested(said)
         elif verb is Verb.QUIT:
-            self._ask(Question.QUIT_GAME if self.mode is Mode.PLAYING else Question.LEAVE)
+            self._ask(Question.QUIT_GAME if self._game_on() is not None else Question.LEAVE)
         elif verb in (Verb.SPEAK_FASTER, Verb.SPEAK_SLOWER):
-            self._change_rate(verb is Verb.SPEAK_FASTER)
+            self._change(said, functools.partial(step_rate, self.speaker, self.profile,
+                                                 verb is Verb.SPEAK_FASTER))
         elif verb in (Verb.MORE_DETAIL, Verb.LESS_DETAIL):
-            self._change_verbosity(verb is Verb.MORE_DETAIL)
+            self._change(said, functools.partial(step_detail, self.announcer.narrator,
+                                                 self.profile, verb is Verb.MORE_DETAIL))
         elif self.mode is not Mode.PLAYING or self.game is None:
-            self.say("No game is on. Say new game to start.")
-        elif verb in (Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER):
-            self._control(self.game, verb)
+            self._refuse(said, NO_GAME)
+        elif self.game.ended:
+            self._refuse(said, "the game is over: say new game to play again")
+        elif verb in CONTROLS:
+            self.game.match.post(ControlIntent(HUMAN, CONTROLS[verb], said))
         else:
-            self._move(self.game, command)
+            self.game.move(command, meant, echo=spoken and self.echo_plays)
 
     # ------------------------------------------------------------ the game
 
-    def _game_on(self) -> _Game | None:
+    def _game_on(self) -> GameInPlay | None:
         """The game being played, if one is."""
         game = self.game
         return game if self.mode is Mode.PLAYING and game is not None and not game.ended \
@@ -202,39 +251,23 @@ class Session:
     def _game_name(self) -> str:
         return "Speed" if self.rules.game == "speed" else "Spit"
 
-    def _live_game(self) -> _Game | None:
-        game = self._game_on()
-        if game is None:
-            self.say("No game is on. Say new game to start.")
-        return game
-
-    def _move(self, game: _Game, command: Command) -> None:
-        if game.ended:
-            self.say("The game is over. Say new game to play again.")
-            return
-        if command.verb is Verb.READY:
-            game.match.post(ControlIntent(HUMAN, Control.READY))
-            return
-        resolver = functools.partial(_resolve_command, command)
-        game.match.post(ActionIntent(HUMAN, resolver=resolver, said=str(command)))
-
-    def _control(self, game: _Game, verb: Verb) -> None:
-        control = {Verb.PAUSE: Control.PAUSE, Verb.RESUME: Control.RESUME,
-                   Verb.FASTER: Control.FASTER, Verb.SLOWER: Control.SLOWER}[verb]
-        game.match.post(ControlIntent(HUMAN, control))
-
-    def _inform(self, game: _Game, command: Command) -> None:
+    def _inform(self, game: GameInPlay, command: Command) -> None:
         state = game.match.snapshot()
-        query = {Verb.PILES: "piles", Verb.MY_CARDS: "my cards", Verb.COUNT: "count",
-                 Verb.SCORE: "score", Verb.REPEAT: "repeat"}.get(command.verb)
+        query = TABLE_QUERIES.get(command.verb)
         if command.verb is Verb.PILE:
             query = "left" if command.pile == 0 else "right"
         if query is not None:
             self.announcer.answer(query, state, HUMAN)
 
-    def _new_game_requested(self) -> None:
+    def _repeat(self) -> None:
+        if self.question is not None:
+            self.say(self.question.value, Priority.URGENT, topic="question")
+        else:
+            self.announcer.present(self.announcer.narrator.repeat())
+
+    def _new_game_requested(self, said: str = "") -> None:
         if self._game_on() is not None:
-            self.say("A game is on. Say quit to stop it first.")
+            self._refuse(said, "a game is on: say quit to stop it first")
             return
         self.question = None
         self._start_game()
@@ -252,13 +285,13 @@ class Session:
         self.speaker.begin_match()
         self.games_started += 1
         match = self.make_match(self.rules, self.games_started)
-        game = _Game(match, GameTally(HUMAN, match.clock.now()))
+        game = GameInPlay(match, GameTally(HUMAN, match.clock.now()))
         self.game = game
         self.mode = Mode.PLAYING
         self.pace.start_game()
         match.subscribe(functools.partial(self._on_event, game), inline=True)
-        self.say(f"New game of {self._game_name}, against the computer at {self._pace_words()}. "
-                 "Say ready when you are.")
+        # The deal that follows ends with "Say ready.": the prompt is the last word.
+        self.say(f"New game of {self._game_name}, against the computer at {self._pace_words()}.")
         match.start()
 
     def _pace_words(self) -> str:
@@ -267,7 +300,7 @@ class Session:
         return f"{self.pace.name} pace" if not self.pace.name[0].isdigit() \
             else f"{self.pace.seconds_per_card:.1f} seconds a card"
 
-    def _on_event(self, game: _Game, stamped: Stamped) -> None:
+    def _on_event(self, game: GameInPlay, stamped: Stamped) -> None:
         """Runs on the referee thread for every event of `game`'s match, in order.
 
         The referee holds its match's lock here, so the session's lock is taken
@@ -277,16 +310,27 @@ class Session:
         if game is not self.game:
             return  # a retired game's last words: the player has moved on
         state = game.match.state
+        event = stamped.event
+        log.debug("event %s", stamped)
+        echo = game.echo_before(stamped)
+        if echo is not None and self.announcer.narrator.verbosity is Verbosity.FULL:
+            self.say(echo, Priority.NORMAL, topic="echo")
         self.announcer.announce(stamped, state)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("table %s", json.dumps(table_record(state, HUMAN)))
         game.tally.observe(stamped)
         self.hooks.table_changed(state)
-        event = stamped.event
+        if isinstance(event, Paused) and game.ask_when_paused:
+            game.ask_when_paused = False
+            with self._lock:
+                if self.question is Question.QUIT_GAME:
+                    self.say(self.question.value, Priority.URGENT, topic="question")
         if isinstance(event, GameOver | MatchQuit):
             with self._lock:
                 if game is self.game and not game.ended:
                     self._game_ended(game, event, stamped.time)
 
-    def _game_ended(self, game: _Game, event: GameOver | MatchQuit, at: float) -> None:
+    def _game_ended(self, game: GameInPlay, event: GameOver | MatchQuit, at: float) -> None:
         game.ended = True
         game.tally.finish(event, at)
         game.tally.add_to(self.profile)
@@ -311,25 +355,32 @@ class Session:
     # ------------------------------------------------------------ questions
 
     def _ask(self, question: Question) -> None:
+        """Ask, so that the question is the last thing said."""
         self.question = question
-        if question is Question.QUIT_GAME and self.game is not None:
-            # Nothing moves while the player decides.
-            self.game.match.post(ControlIntent(HUMAN, Control.PAUSE))
+        game = self.game
+        if question is Question.QUIT_GAME and game is not None and not game.match.is_paused:
+            # Nothing moves while the player decides; the question follows "Paused.".
+            game.ask_when_paused = game.resume_on_no = True
+            game.match.post(ControlIntent(HUMAN, Control.PAUSE))
+            return
         self.say(question.value, Priority.URGENT, topic="question")
 
-    def _answer(self, yes: bool) -> None:
+    def _answer(self, yes: bool, said: str = "") -> None:
         question, self.question = self.question, None
         if question is None:
-            self.say("There is no question to answer.")
+            self._refuse(said, "there is no question to answer")
         elif question is Question.QUIT_GAME:
-            game = self.game
-            if game is None or game.ended:
-                return
-            if yes:
+            game = self._game_on()
+            if game is None:
+                self._refuse(said, "the game is over already")
+            elif yes:
                 game.match.post(ControlIntent(HUMAN, Control.QUIT))
-            else:
+            elif game.resume_on_no:
                 # The narration of the resume says it ("Go on.").
+                game.resume_on_no = False
                 game.match.post(ControlIntent(HUMAN, Control.RESUME))
+            else:
+                self.say("Still paused: say continue to play on.")
         elif question is Question.PLAY_AGAIN:
             if yes:
                 self._start_game()
@@ -348,38 +399,29 @@ class Session:
             elif (game := self._game_on()) is None:
                 self._new_game_requested()
             else:
-                self._move(game, Command(Verb.SPIT))
+                game.move(Command(Verb.SPIT), None, echo=False)
 
     def _stop(self) -> None:
         with self._lock:
             if self.question is not None:
                 self._answer(False)
             elif (game := self._game_on()) is not None:
-                self._control(game, Verb.RESUME if game.match.is_paused else Verb.PAUSE)
+                verb = Verb.RESUME if game.match.is_paused else Verb.PAUSE
+                game.match.post(ControlIntent(HUMAN, CONTROLS[verb], str(Command(verb))))
+            else:
+                self._refuse("escape", NO_GAME)
 
     # ------------------------------------------------------------- settings
 
-    def _change_rate(self, faster: bool) -> None:
-        rate = self.speaker.rate + (RATE_STEP if faster else -RATE_STEP)
-        rate = max(MIN_RATE, min(MAX_RATE, rate))
-        if rate == self.speaker.rate:
-            self.say("That is as fast as I speak." if faster else "That is as slow as I speak.")
+    def _change(self, said: str, change: Callable[[], str]) -> None:
+        """A setting changed by voice: say the new value, or why there is no step further."""
+        try:
+            text = change()
+        except AtTheLimitError as limit:
+            self._refuse(said, str(limit))
             return
-        self.speaker.set_rate(rate)
-        self.profile.settings["rate"] = str(rate)
         self.hooks.profile_changed(self.profile)
-        self.say(f"Speaking {'faster' if faster else 'slower'}: {rate} words a minute.")
-
-    def _change_verbosity(self, more: bool) -> None:
-        narrator = self.announcer.narrator
-        index = VERBOSITY_ORDER.index(narrator.verbosity) + (1 if more else -1)
-        if not 0 <= index < len(VERBOSITY_ORDER):
-            self.say("That is already the most detail." if more else "That is already the least.")
-            return
-        narrator.verbosity = VERBOSITY_ORDER[index]
-        self.profile.settings["verbosity"] = narrator.verbosity.value
-        self.hooks.profile_changed(self.profile)
-        self.say(f"Detail: {narrator.verbosity.value}.")
+        self.say(text)
 
     # ---------------------------------------------------------------- leave
 
@@ -401,12 +443,4 @@ class Session:
             game = self.game
         if game is not None:
             game.match.close()
-
-
-def _resolve_command(command: Command, state: State) -> Action:
-    return resolve(command, state, HUMAN)
-
-
-def _resolve_key(key: CardKey, state: State) -> Action:
-    return key.resolve(state, HUMAN)
 

@@ -8,8 +8,11 @@ utterance).
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from voicespit.app.listening import Listening, choose_listening
@@ -17,7 +20,7 @@ from voicespit.app.session import Session
 from voicespit.app.wav_script import ScriptSource
 from voicespit.audio.speaker import Speaker
 from voicespit.clock import Clock, RealClock
-from voicespit.config import PROJECT_ROOT, Settings
+from voicespit.config import Settings
 from voicespit.errors import VoiceSpitError
 from voicespit.intents import State
 from voicespit.narration import sentence
@@ -32,6 +35,7 @@ from voicespit.speech.recognizer import Recognition, Recognizer
 
 HUMAN = 0
 KEYBOARD_ADVICE = "Type your commands and press enter, or press question mark for the keys."
+log = logging.getLogger(__name__)
 
 
 class NarrowingRecognizer:
@@ -145,18 +149,50 @@ class VoiceInput:
         self.session.say(f"Voice input: {error}")
 
 
+@dataclass(frozen=True)
+class InputReport:
+    """How the player's commands reach the game, for the greeting and "how do you hear me"."""
+
+    summary: str
+    """A few words for the greeting: "by voice with PocketSphinx", "by keyboard"."""
+    details: str = ""
+    """Whole sentences, fit to speak (never a path): the recognizer and why, the device,
+    when the game listens, or why the keyboard is used instead."""
+    log: str = ""
+    """The same with everything a technician needs (paths, library messages)."""
+
+    @property
+    def by_voice(self) -> bool:
+        return self.summary.startswith("by voice")
+
+
+KEYBOARD = InputReport("by keyboard", KEYBOARD_ADVICE)
+LISTENING = {"echo_guard": "I stop listening while I speak.",
+             "headphones": "I listen even while I speak.",
+             "push_to_talk": "Press the key left of 1 before each command."}
+MIC_ADVICE = "Plug in a microphone and start again, or play with --input keyboard."
+
+
+def without_paths(text: str) -> str:
+    """`text` with every file path cut to its last part ("in /home/x/models" -> "in models")."""
+    return re.sub(r"(?<![\w.~])(?:~|\.{1,2})?/[^\s,;:()]*[^\s,;:().]",
+                  lambda found: Path(found.group(0)).name or found.group(0), text)
+
+
 def open_voice_input(settings: Settings, script: Path | None, session: Session,
                      speaker: Speaker, clock: Clock | None = None,
                      playback: PlaybackReference | None = None,
-                     listening: Listening | None = None) -> tuple[VoiceInput | None, str]:
+                     listening: Listening | None = None) -> tuple[VoiceInput | None, InputReport]:
     """Voice input as the settings ask, or None and why the keyboard is used instead.
 
+    `input = "mic"` (or "wav") is a promise: without a microphone (or a recognizer)
+    it raises a VoiceSpitError saying what to do, rather than falling back quietly.
     `playback`: what the loudspeakers play (None: nothing goes out of a loudspeaker).
     `listening`: the mode already chosen (default: chosen here from the settings).
     """
     kind = settings.input.input
     if kind == "keyboard":
-        return None, KEYBOARD_ADVICE
+        return None, KEYBOARD
     clock = clock or RealClock()
     source: AudioSource
     where: str
@@ -178,22 +214,32 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
             source = microphone
             where = microphone.description or "the microphone"
     except VoiceSpitError as error:
+        log.info("voice input: %s (%s)", error, error.detail or "no more detail")
         if kind == "wav":
             raise
-        return None, f"{sentence(str(error))} {KEYBOARD_ADVICE}"
+        if kind == "mic":
+            raise VoiceSpitError(f"{sentence(str(error))} {MIC_ADVICE}",
+                                 detail=error.detail) from None
+        return None, InputReport(f"by keyboard ({error})",
+                                 f"{sentence(str(error))} {KEYBOARD_ADVICE}",
+                                 f"{error}: {error.detail}")
     try:
+        from voicespit.speech.models import default_models_dir
         from voicespit.speech.select import make_recognizer
 
         models_dir = Path(settings.input.models_dir) if settings.input.models_dir \
-            else PROJECT_ROOT / "models"
+            else default_models_dir()
         recognizer, which = make_recognizer(settings.input.recognizer,  # type: ignore[arg-type]
                                             models_dir=models_dir,
                                             model=settings.input.vosk_model or None)
     except VoiceSpitError as error:
         source.close()
-        if kind == "wav":
+        log.info("speech recognition: %s (%s)", error, error.detail or "no more detail")
+        if kind in ("wav", "mic"):
             raise
-        return None, f"Speech recognition is off: {error}. {KEYBOARD_ADVICE}"
+        return None, InputReport("by keyboard (speech recognition is off)",
+                                 f"Speech recognition is off: {without_paths(str(error))}. "
+                                 f"{KEYBOARD_ADVICE}", str(error))
     if listening is None:
         listening = choose_listening(settings.input.listen, loudspeaker=playback is not None)
     gate = ListeningGate(listening.mode, tail_ms=settings.input.echo_tail_ms)
@@ -204,5 +250,12 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
     voice = VoiceInput(source, recognizer, gate, session, clock, leave_at_end=kind == "wav",
                        echo=echo, barge_in=listening.barge_in)
     session.hooks.table_changed = voice.table_changed
-    return voice, f"{which} Listening on {where}. {listening.sentence}"
+    details = f"{which} Listening on {where}. {listening.sentence}"
+    log.info("voice input: %s", details)
+    return voice, InputReport(f"by voice with {_engine_name(recognizer.name)}",
+                              without_paths(details), details)
 
+
+def _engine_name(name: str) -> str:
+    """The recognizer as a player would call it ("pocketsphinx" -> "PocketSphinx")."""
+    return {"pocketsphinx": "PocketSphinx", "vosk": "Vosk"}.get(name, name.capitalize())

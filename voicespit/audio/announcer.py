@@ -12,6 +12,7 @@ nothing to say is still reported to the speaker, so the match hears that it is
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import TextIO
 
@@ -19,6 +20,8 @@ from voicespit.audio.speaker import Speaker
 from voicespit.clock import Clock
 from voicespit.match_events import Stamped
 from voicespit.narration import Announcement, Narrator, State
+
+log = logging.getLogger(__name__)
 
 
 class TextMirror:
@@ -66,8 +69,8 @@ class Announcer:
         self.present(announcement)
         return announcement
 
-    def not_understood(self) -> Announcement:
-        announcement = self.narrator.not_understood()
+    def not_understood(self, heard: str = "", typed: bool = False) -> Announcement:
+        announcement = self.narrator.not_understood(heard, typed)
         self.present(announcement)
         return announcement
 
@@ -77,6 +80,10 @@ class Announcer:
             self.narrator.last = announcement
 
     def present(self, announcement: Announcement) -> None:
+        """Print and say one announcement; "say again" will repeat it."""
+        self.narrator.remember(announcement)
+        if announcement.mirror_line:
+            log.debug("said: %s", announcement.mirror_line)
         if self.mirror is not None:
             self.mirror.write(announcement)
         self.speaker.say(announcement)

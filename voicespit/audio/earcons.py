@@ -26,9 +26,12 @@ Stereo = npt.NDArray[np.float32]
 
 SAMPLE_RATE: Final = ESPEAK_RATE
 """The rate of everything the game plays: pyttsx3 with espeak speaks at 22,050 Hz."""
-CARD_CUES: Final = frozenset({Cue.YOUR_PLAY, Cue.OPPONENT_PLAY, Cue.CARD_SPAT})
+CARD_CUES: Final = frozenset({Cue.YOUR_PLAY, Cue.OPPONENT_PLAY, Cue.CARD_SPAT, Cue.NEW_CARD,
+                              Cue.CARD_MOVED})
 """The cues about one card: at most 150 ms (80-90 ms: the words wait for them),
-pitched by rank and panned by pile."""
+pitched by rank and panned by pile (your own new and moved cards by stockpile)."""
+STOCK_POSITIONS: Final = (-1.0, -0.5, 0.0, 0.5, 1.0, -0.333, 0.333)
+"""Where narration pans a stockpile (five or four of them, one to the last)."""
 PILE_WIDTH: Final = 0.75
 """How far towards one ear a pile's cue goes (1 would be one ear only, which is
 tiring in headphones); at 0.75 the near ear gets about 25 times the energy."""
@@ -95,6 +98,27 @@ def _card_spat(rank: int, rate: int) -> Mono:
     return _normalized(0.6 * flick + tone, 0.8)
 
 
+def _new_card(rank: int, rate: int) -> Mono:
+    """A card turned face up for you: two quick bell notes rising to an octave above its rank."""
+    f = rank_frequency(rank)
+    parts = []
+    for frequency in (f * 1.5, f * 2.0):
+        t = _time(0.042, rate)
+        bell = np.sin(2 * np.pi * frequency * t) + 0.3 * np.sin(2 * np.pi * 2.76 * frequency * t)
+        parts.append(bell * _envelope(len(t), 0.002, rate, 0.02))
+    return _normalized(np.concatenate(parts), 0.7)
+
+
+def _card_moved(rank: int, rate: int) -> Mono:
+    """A card slid into another slot: a breathy swish under a tone falling a fourth."""
+    t = _time(0.12, rate)
+    noise = np.random.default_rng(rank + 26).standard_normal(len(t))
+    swish = np.convolve(noise, np.ones(8) / 8, mode="same") * _envelope(len(t), 0.03, rate, 0.05)
+    f = rank_frequency(rank)
+    glide = np.sin(_glide(f * 1.33, f, t, rate)) * _envelope(len(t), 0.01, rate, 0.06)
+    return _normalized(0.5 * swish + glide, 0.75)
+
+
 def _notes(frequencies: list[float], note_seconds: float, rate: int,
            harmonics: tuple[float, ...] = (1.0, 0.3), decay: float = 0.12) -> Mono:
     parts = []
@@ -154,6 +178,8 @@ _CARD_SYNTHS: Final[dict[Cue, Callable[[int, int], Mono]]] = {
     Cue.YOUR_PLAY: _your_play,
     Cue.OPPONENT_PLAY: _opponent_play,
     Cue.CARD_SPAT: _card_spat,
+    Cue.NEW_CARD: _new_card,
+    Cue.CARD_MOVED: _card_moved,
 }
 _OTHER_SYNTHS: Final[dict[Cue, Callable[[int], Mono]]] = {
     Cue.REFUSED: _refused,
@@ -207,8 +233,9 @@ class EarconBank:
     def warm(self) -> None:
         """Synthesize every card cue for both piles now, so none is built mid-game."""
         for cue in CARD_CUES:
+            positions = STOCK_POSITIONS if cue in (Cue.NEW_CARD, Cue.CARD_MOVED) else (-1.0, 1.0)
             for rank in range(13):
-                for position in (-1.0, 1.0):
+                for position in positions:
                     self.sound(cue, rank, position)
         for cue in _OTHER_SYNTHS:
             self.sound(cue)

@@ -18,6 +18,7 @@ Outputs:
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 import time
@@ -29,6 +30,8 @@ import numpy.typing as npt
 
 from voicespit.audio.earcons import SAMPLE_RATE
 from voicespit.errors import VoiceSpitError
+
+log = logging.getLogger(__name__)
 
 Stereo = npt.NDArray[np.float32]
 Tap = Callable[[Stereo, float], None]
@@ -266,7 +269,8 @@ def import_sounddevice() -> Any:
     try:
         import sounddevice
     except (ImportError, OSError) as error:
-        raise NoOutputDeviceError(f"sound output unavailable ({error})") from error
+        raise NoOutputDeviceError("no sound output can be used on this computer",
+                                  detail=f"sounddevice cannot be loaded: {error}") from error
     return sounddevice
 
 
@@ -290,7 +294,8 @@ class SoundDeviceOutput:
                 blocksize=self.block_frames, latency=self.latency, callback=self._callback)
             stream.start()
         except Exception as error:  # PortAudioError, ValueError: both mean "no usable device"
-            raise NoOutputDeviceError(f"no sound output device ({error})") from error
+            raise NoOutputDeviceError("no sound output device found",
+                                      detail=f"PortAudio: {error}") from error
         self.device_name = str(device.get("name", "?")) if isinstance(device, dict) else "?"
         self._stream = stream
 
@@ -314,8 +319,8 @@ def open_output(mixer: Mixer, use_device: bool = True,
         try:
             device.start()
         except NoOutputDeviceError as error:
-            message = (f"voicespit: {error}; playing silently, "
-                       "every announcement is printed as text")
+            log.info("sound output: %s", error.detail or error)
+            message = f"voicespit: {error}; playing silently, every announcement is printed as text"
             (report or _to_stderr)(message)
         else:
             return device

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from voicespit.app.build import validate_pace
+from voicespit.app.build import validate_pace, validate_variants
 from voicespit.config import DEFAULT_FILE, describe, load_settings, settings_file, user_config_path
 
 
@@ -26,6 +26,6 @@ def run(args: argparse.Namespace) -> int:
             state = "exists" if path.exists() else "does not exist yet"
             print(f"(it {state}; every setting and its default is in {DEFAULT_FILE})")
         return 0
-    settings = load_settings(settings_file(args.config), validators=(validate_pace,))
+    settings = load_settings(settings_file(args.config), validators=(validate_pace, validate_variants))
     print(json.dumps(describe(settings), indent=2))
     return 0

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from voicespit.app.build import rules_from, validate_pace
+from voicespit.app.build import rules_from, validate_pace, validate_variants
 from voicespit.app.runner import App, LaunchOptions
 from voicespit.cli.arguments import positive_int, seed_value
+from voicespit.cli.logs import start_logging
 from voicespit.config import LISTEN_MODES, load_settings, settings_file, user_config_path
 
 
@@ -36,6 +37,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", metavar="NAME", help="whose statistics to use")
     parser.add_argument("--no-audio", action="store_true",
                         help="no sound at all: every announcement is printed")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also print the technical details of devices and recognizers "
+                             "on stderr")
+    parser.add_argument("--log", type=Path, metavar="FILE",
+                        help="write a detailed log to FILE: every event and every line said")
 
 
 def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
@@ -56,8 +62,9 @@ def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    start_logging(verbose=args.verbose, log_file=args.log)
     settings = load_settings(settings_file(args.config), overrides_from(args),
-                             validators=(validate_pace,))
+                             validators=(validate_pace, validate_variants))
     rules = rules_from(settings, args.variant)
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")

@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from voicespit.speech.models import default_models_dir
 from voicespit.speech.select import KINDS, make_recognizer
 from voicespit.speech.transcription import (
     CorpusItem,
@@ -23,8 +24,6 @@ from voicespit.speech.transcription import (
     summarize,
     transcribe_all,
 )
-
-DEFAULT_MODELS = Path("models")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -35,8 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--recognizer", choices=KINDS, default="auto",
                         help="which recognizer (default auto: Vosk if an English model is "
                              "installed, else PocketSphinx)")
-    parser.add_argument("--models-dir", type=Path, default=DEFAULT_MODELS, metavar="DIR",
-                        help="where Vosk models are installed (default models/)")
+    parser.add_argument("--models-dir", type=Path, default=None, metavar="DIR",
+                        help="where Vosk models are installed (default: as `voicespit models "
+                             "list`, $VOICESPIT_MODELS_DIR or models/)")
     parser.add_argument("--model", metavar="NAME_OR_PATH", help="the Vosk model to use")
     parser.add_argument("--json", action="store_true",
                         help="one JSON line per file and a summary line")
@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     items = [CorpusItem(path, str(path)) for path in args.files]
     if args.corpus is not None:
         items += read_corpus(args.corpus)
-    recognizer, choice = make_recognizer(args.recognizer, models_dir=args.models_dir,
+    recognizer, choice = make_recognizer(args.recognizer,
+                                         models_dir=args.models_dir or default_models_dir(),
                                          model=args.model)
     print(choice, file=sys.stderr)
     results: list[FileResult] = []

@@ -8,11 +8,10 @@ same whether audio comes from a microphone or a file.
 from __future__ import annotations
 
 import threading
-import wave
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 import numpy as np
 import numpy.typing as npt
@@ -55,52 +54,43 @@ class AudioInputError(VoiceSpitError):
 
 
 def read_wav(path: Path) -> tuple[bytes, str | None]:
-    """A WAV file's samples as 16 kHz mono s16le, and a note when it had to be converted.
+    """A sound file's samples as 16 kHz mono s16le, and a note when it had to be converted.
 
-    Converts any PCM WAV (8, 16, 24 or 32-bit; any channels; any rate) by mixing
-    to mono and resampling; refuses anything else with an AudioInputError that
-    names the file and the problem. An empty file gives b"" (nothing to hear).
+    Reads any WAV libsndfile reads (8, 16, 24 or 32-bit integer, 32 or 64-bit float;
+    any channels; any rate; and FLAC or Ogg as well), mixing to mono and resampling;
+    refuses anything else with an AudioInputError that names the file and says in
+    plain words what is wrong. An empty file gives b"" (nothing to hear).
     """
+    import soundfile  # a C library: loaded only when a file is read
+
+    if path.is_dir():
+        raise AudioInputError(f"{path}: is a directory, not a WAV file")
+    if not path.exists():
+        raise AudioInputError(f"{path}: no such file")
     try:
-        with wave.open(str(path), "rb") as wav:
-            channels = wav.getnchannels()
-            width = wav.getsampwidth()
-            rate = wav.getframerate()
-            frames = wav.readframes(wav.getnframes())
-    except FileNotFoundError:
-        raise AudioInputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise AudioInputError(f"{path}: is a directory, not a WAV file") from None
-    except (wave.Error, EOFError) as error:
-        raise AudioInputError(f"{path}: not a PCM WAV file ({error})") from None
+        info = soundfile.info(str(path))
+        exact = info.subtype == "PCM_16" and info.channels == 1 and info.samplerate == SAMPLE_RATE
+        samples, rate = soundfile.read(str(path), dtype="int16" if exact else "float64",
+                                       always_2d=True)
+    except soundfile.LibsndfileError as error:
+        raise AudioInputError(f"{path}: not a sound file VoiceSpit can read (it needs a WAV "
+                              f"file)", detail=str(error)) from None
     except OSError as error:
         raise AudioInputError(f"{path}: cannot read it ({error.strerror or error})") from None
-    if width not in (1, 2, 3, 4):
-        raise AudioInputError(f"{path}: {8 * width}-bit samples are not supported")
+    if exact:
+        return np.ascontiguousarray(samples[:, 0]).astype("<i2").tobytes(), None
     if rate < 4000:
         raise AudioInputError(f"{path}: a sample rate of {rate} Hz is too low for speech")
-    usable = len(frames) - len(frames) % (width * channels)
-    samples = _to_float(frames[:usable], width).reshape(-1, channels).mean(axis=1)
+    mono: npt.NDArray[np.floating[Any]] = np.asarray(samples, dtype=np.float64).mean(axis=1)
     notes = []
-    if channels != 1:
-        notes.append(f"mixed {channels} channels to mono")
+    if info.subtype.startswith(("FLOAT", "DOUBLE")):
+        notes.append("converted from floating-point samples")
+    if info.channels != 1:
+        notes.append(f"mixed {info.channels} channels to mono")
     if rate != SAMPLE_RATE:
-        samples = resample(samples, rate, SAMPLE_RATE)
+        mono = resample(mono, rate, SAMPLE_RATE)
         notes.append(f"resampled from {rate} Hz")
-    return to_pcm(samples * 32768.0), ("; ".join(notes) or None)
-
-
-def _to_float(frames: bytes, width: int) -> npt.NDArray[np.float64]:
-    """PCM bytes -> floats in [-1, 1)."""
-    if width == 1:  # 8-bit WAV is unsigned
-        return (np.frombuffer(frames, dtype=np.uint8).astype(np.float64) - 128.0) / 128.0
-    if width == 3:
-        raw = np.frombuffer(frames, dtype=np.uint8).reshape(-1, 3).astype(np.int32)
-        values = raw[:, 0] | (raw[:, 1] << 8) | (raw[:, 2] << 16)
-        values = np.where(values >= 1 << 23, values - (1 << 24), values)
-        return values.astype(np.float64) / float(1 << 23)
-    dtype = "<i2" if width == 2 else "<i4"
-    return np.frombuffer(frames, dtype=dtype).astype(np.float64) / float(1 << (8 * width - 1))
+    return to_pcm(np.clip(mono, -1.0, 1.0) * 32768.0), ("; ".join(notes) or None)
 
 
 class WavSource:

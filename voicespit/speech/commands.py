@@ -42,6 +42,9 @@ class Verb(enum.Enum):
     SCORE = "score please"
     REPEAT = "say again"
     HELP = "what can i say"
+    OPPONENT_CARDS = "opponent's cards"
+    FACE_DOWN = "face down cards"
+    SETUP = "how do you hear me"
     PAUSE = "pause game"
     RESUME = "continue"
     FASTER = "speed up"
@@ -64,7 +67,8 @@ _GROUPS = {
     **dict.fromkeys((Verb.PLAY, Verb.FLIP, Verb.MOVE, Verb.DRAW), Group.MOVE),
     **dict.fromkeys((Verb.SPIT, Verb.SLAP, Verb.READY), Group.ROUND),
     **dict.fromkeys((Verb.PILES, Verb.PILE, Verb.MY_CARDS, Verb.COUNT, Verb.SCORE,
-                     Verb.REPEAT, Verb.HELP), Group.INFO),
+                     Verb.REPEAT, Verb.HELP, Verb.OPPONENT_CARDS, Verb.FACE_DOWN, Verb.SETUP),
+                    Group.INFO),
     **dict.fromkeys((Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER, Verb.SPEAK_FASTER,
                      Verb.SPEAK_SLOWER, Verb.MORE_DETAIL, Verb.LESS_DETAIL, Verb.QUIT, Verb.YES,
                      Verb.NO, Verb.NEW_GAME),

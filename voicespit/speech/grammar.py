@@ -101,6 +101,16 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.HELP, "what can i say", "hear what you can say"),
     Phrasing(Verb.HELP, "what can i say about {topic}",
              "hear every command of one topic: moves, round, information or control"),
+    # What a sighted player sees at a glance and the commands above do not say
+    # (voicespit/app/glance.py lists it all), and how the game hears you.
+    Phrasing(Verb.OPPONENT_CARDS, "opponent's cards",
+             "hear the opponent's face-up cards (in Speed, how many they hold)"),
+    Phrasing(Verb.FACE_DOWN, "face down cards",
+             "hear how many cards lie face down: under each stockpile and the spit cards, "
+             "or the draw and side piles in Speed"),
+    Phrasing(Verb.SETUP, "how do you hear me",
+             "hear how the game takes your commands: the recognizer, the microphone, "
+             "when it listens"),
     Phrasing(Verb.PAUSE, "pause game", "pause the game"),
     Phrasing(Verb.RESUME, "continue", "carry on after a pause"),
     Phrasing(Verb.FASTER, "speed up", "make the opponent play faster"),

@@ -29,11 +29,10 @@ from voicespit.speech.audio import AudioBlock
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.resample import Resampler
 
-FALLBACK_ADVICE = "VoiceSpit will take typed commands instead"
-
 
 class NoMicrophoneError(VoiceSpitError):
-    """No usable input device: the message says why, and that the keyboard takes over."""
+    """No usable input device. The message says so in plain words ("no microphone
+    found"); `detail` keeps the library's own words for --verbose and the log."""
 
 
 class MicrophoneError(VoiceSpitError):
@@ -45,12 +44,12 @@ def _import_sounddevice() -> ModuleType:
         import sounddevice
     except OSError as error:  # the module is there but the PortAudio library is not
         raise NoMicrophoneError(
-            f"cannot use a microphone: the PortAudio library is missing ({error}); on Debian "
-            f"or Ubuntu install libportaudio2. {FALLBACK_ADVICE}") from None
+            "no microphone can be used: a sound library is missing",
+            detail=f"the PortAudio library is missing ({error}); on Debian or Ubuntu install "
+                   "libportaudio2") from None
     except ImportError as error:
-        raise NoMicrophoneError(
-            f"cannot use a microphone: sounddevice is not installed ({error}). "
-            f"{FALLBACK_ADVICE}") from None
+        raise NoMicrophoneError("no microphone can be used: a sound library is missing",
+                                detail=f"sounddevice is not installed ({error})") from None
     module: ModuleType = sounddevice
     return module
 
@@ -65,8 +64,8 @@ def choose_input_settings(is_supported: Callable[[int, int], bool], default_rate
     for rate, channels in dict.fromkeys(candidates):
         if channels <= max_channels and is_supported(rate, channels):
             return rate, channels
-    raise NoMicrophoneError(f"the input device records at none of the usual rates "
-                            f"(16, 44.1 or 48 kHz). {FALLBACK_ADVICE}")
+    raise NoMicrophoneError("the microphone cannot record at a usable rate",
+                            detail="the input device records at none of 16, 44.1 or 48 kHz")
 
 
 class MicrophoneSource:
@@ -102,14 +101,13 @@ class MicrophoneSource:
         try:
             info = sd.query_devices(self.device, kind="input")
         except (sd.PortAudioError, ValueError) as error:
-            if self.device is None:
-                problem = "no microphone found: the system reports no sound input device"
-            else:
-                problem = f"no input device {self.device!r} ({error})"
-            raise NoMicrophoneError(f"{problem}. {FALLBACK_ADVICE}") from None
+            problem = "no microphone found" if self.device is None \
+                else f"no microphone called {self.device}"
+            raise NoMicrophoneError(problem, detail=f"PortAudio: {error}") from None
         max_channels = int(info["max_input_channels"])
         if max_channels < 1:
-            raise NoMicrophoneError(f"{info['name']} cannot record. {FALLBACK_ADVICE}")
+            raise NoMicrophoneError(f"{info['name']} cannot record",
+                                    detail="the device has no input channels")
 
         def is_supported(rate: int, channels: int) -> bool:
             try:
@@ -131,8 +129,8 @@ class MicrophoneSource:
             self._stream.start()
         except (sd.PortAudioError, ValueError) as error:
             self._stream = None
-            raise NoMicrophoneError(f"could not open {info['name']} ({error}). "
-                                    f"{FALLBACK_ADVICE}") from None
+            raise NoMicrophoneError(f"the microphone {info['name']} could not be opened",
+                                    detail=f"PortAudio: {error}") from None
         conversion = "" if self._rate == SAMPLE_RATE else " -> 16000 Hz"
         channels = "" if self._channels == 1 else f", {self._channels} channels mixed"
         self.description = f"{info['name']}, {self._rate} Hz{conversion}{channels}"

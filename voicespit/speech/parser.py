@@ -65,7 +65,7 @@ _HOMOPHONES: Final[dict[str, tuple[str, ...]]] = {
     "ten": ("10",), "ace": ("1",), "jack": ("j",), "queen": ("q",), "king": ("k",),
     "right": ("write", "rite", "wright"), "to": ("two", "too", "into"), "on": ("onto",),
     "no": ("know",), "new": ("knew",), "cards": ("card",), "piles": ("pile",),
-    "what's": ("whats",), "continue": ("resume",),
+    "what's": ("whats",), "continue": ("resume",), "opponent's": ("opponents", "opponent"),
 }
 """Other spellings a word of the grammar may arrive as (grammar word -> alternatives)."""
 

@@ -1,0 +1,36 @@
+"""Where the technical details go: stderr with --verbose, a file with --log.
+
+Players hear plain words; what a technician needs (a library's own error, a
+device number, a model's path, every event of the match) is logged, never said.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from voicespit.errors import VoiceSpitError
+
+FORMAT = "%(asctime)s %(name)s: %(message)s"
+
+
+def start_logging(*, verbose: bool, log_file: Path | None) -> None:
+    """--verbose: details (INFO) on stderr; --log FILE: everything (DEBUG) in FILE."""
+    root = logging.getLogger("voicespit")
+    if verbose:
+        to_stderr = logging.StreamHandler(sys.stderr)
+        to_stderr.setLevel(logging.INFO)
+        to_stderr.setFormatter(logging.Formatter("voicespit: %(message)s"))
+        root.addHandler(to_stderr)
+        root.setLevel(logging.INFO)
+    if log_file is not None:
+        try:
+            to_file = logging.FileHandler(log_file, encoding="utf-8")
+        except OSError as error:
+            raise VoiceSpitError(f"{log_file}: cannot write the log "
+                                 f"({error.strerror or error})") from None
+        to_file.setLevel(logging.DEBUG)
+        to_file.setFormatter(logging.Formatter(FORMAT))
+        root.addHandler(to_file)
+        root.setLevel(logging.DEBUG)
