@@ -8,7 +8,11 @@ kind `command` or `chatter`, paths relative to the manifest), `timings.tsv`
 so latency is measured from the true end of speech) and 16 kHz mono 16-bit WAVs.
 
 The two splits share no voice and no chatter sentence: thresholds and words are
-tuned on `tuning` and reported on `heldout`. Every command sentence of the grammar
+tuned on `tuning` and reported on `heldout`. They hold the command language as it
+was before issue 10 (its figures stay comparable); `natural-tuning` and
+`natural-heldout` hold the phrasings issue 10 added ("seven on the left", "I'm
+ready", "yeah" ...), spoken by the same two sets of voices. `voices.tsv` says
+which voice and rate said each file. Every command sentence of the grammar
 appears per split and per noise condition, in a voice and at a rate (130-220 words
 a minute) drawn from the split's seed: each play sentence once, each other sentence
 in three voices. Generation is deterministic: sox
@@ -34,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.speech.commands import Verb
-from voicespit.speech.grammar import sentences
+from voicespit.speech.grammar import PHRASINGS, expand
 from voicespit.speech.parser import parse
 
 SAMPLE_RATE = 16_000
@@ -86,12 +90,28 @@ CHATTER = (
 )
 """Out-of-grammar sentences: table talk, reactions, and near-misses with game words."""
 
+TUNING_VOICES = ("en-us", "en-gb-x-rp", "en+m3", "en-us+f2", "en-gb-scotland")
+HELDOUT_VOICES = ("en", "en-us+f3", "en-029", "en-us-nyc", "en-gb-x-gbcwmd+m2")
 SPLITS: dict[str, Split] = {
-    "tuning": Split(("en-us", "en-gb-x-rp", "en+m3", "en-us+f2", "en-gb-scotland"), 11,
-                    CHATTER[0::2]),
-    "heldout": Split(("en", "en-us+f3", "en-029", "en-us-nyc", "en-gb-x-gbcwmd+m2"), 29,
-                     CHATTER[1::2]),
+    "tuning": Split(TUNING_VOICES, 11, CHATTER[0::2]),
+    "heldout": Split(HELDOUT_VOICES, 29, CHATTER[1::2]),
+    "natural-tuning": Split(TUNING_VOICES, 13, ()),
+    "natural-heldout": Split(HELDOUT_VOICES, 31, ()),
 }
+NATURAL_PATTERNS = frozenset({
+    "{rank} on the {pile}", "put the {rank} on the {pile}", "{rank} to the {pile}", "flip",
+    "flip {stock}", "slap the {pile} pile", "i'm ready", "show me the piles",
+    "what's on the {pile} pile", "how many cards are left", "score", "repeat", "help", "pause",
+    "resume", "faster", "slower", "quit", "yeah", "nope"})
+"""The phrasings issue 10 added: what players say unprompted."""
+
+
+def split_sentences(split_name: str) -> list[str]:
+    """The sentences a split speaks: the natural phrasings, or the language before them."""
+    natural = split_name.startswith("natural")
+    return list(dict.fromkeys(sentence for phrasing in PHRASINGS
+                              if (phrasing.pattern in NATURAL_PATTERNS) == natural
+                              for sentence, _ in expand(phrasing)))
 
 
 def speak(text: str, voice: str, rate: int, workdir: Path) -> npt.NDArray[np.int16]:
@@ -188,12 +208,14 @@ def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
     (tests pass a few of each).
     """
     split = SPLITS[split_name]
-    chosen = utterances(split, sentences() if commands is None else commands, chatter)
+    chosen = utterances(split, split_sentences(split_name) if commands is None else commands,
+                        chatter)
     directory = out / split_name
     if directory.exists():
         shutil.rmtree(directory)
     manifest = ["path\ttranscript\tkind"]
     timings = ["path\tspeech_start\tspeech_end"]
+    voices = ["path\tvoice\trate"]
     with tempfile.TemporaryDirectory() as workdir:
         for number, utterance in enumerate(chosen):
             speech = trim(speak(utterance.transcript, utterance.voice, utterance.rate,
@@ -207,6 +229,13 @@ def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
                 manifest.append(f"{relative}\t{utterance.transcript}\t{utterance.kind}")
                 end = LEAD_SECONDS + speech_end(speech)
                 timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
+                voices.append(f"{relative}\t{utterance.voice}\t{utterance.rate}")
+    (directory / "voices.tsv").write_text("\n".join(voices) + "\n")
+    return write_tables(directory, manifest, timings)
+
+
+def write_tables(directory: Path, manifest: list[str], timings: list[str]) -> Path:
+    """Write a split's manifest.tsv and timings.tsv (lines with their headers); the manifest."""
     (directory / "manifest.tsv").write_text("\n".join(manifest) + "\n")
     (directory / "timings.tsv").write_text("\n".join(timings) + "\n")
     return directory / "manifest.tsv"
@@ -215,9 +244,9 @@ def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "corpus")
-    parser.add_argument("--split", choices=(*SPLITS, "both"), default="both")
+    parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
     args = parser.parse_args()
-    for name in SPLITS if args.split == "both" else (args.split,):
+    for name in SPLITS if args.split == "all" else (args.split,):
         manifest = build(args.out, name)
         count = len(manifest.read_text().splitlines()) - 1
         print(f"{name}: {count} files, manifest {manifest}")

@@ -1,13 +1,19 @@
-"""The speech benchmark: each PocketSphinx lever switched on and off, on one corpus split.
+"""The speech benchmark: a row per recognizer, and each lever switched on and off, on one split.
 
-    python -m benchmarks.make_corpus                       # once: builds both splits
-    python -m benchmarks.speech [--split heldout] [--config NAME ...] [--runs 3]
+    python -m benchmarks.make_corpus && python -m benchmarks.make_real_corpus   # once
+    python -m benchmarks.speech [--split fsdd-test] [--config NAME ...] [--runs 3]
 
-Each configuration runs in a fresh process (so peak memory is its own), streams
-every file exactly as `voicespit recognize` does, and prints one Markdown table
-row. With --runs N each configuration runs N times and the latency and speed
-figures are medians (the machine is shared: single runs are noisy); the
-accuracy figures are identical run to run because decoding is deterministic.
+By default the recognizers (`whisper`, `pocketsphinx`, and `vosk` when an English
+Vosk model is installed) are measured in the same run, so their latency and speed
+can be compared on the same machine load. Each configuration runs in a fresh process
+(so peak memory and load time are its own), streams every file exactly as
+`voicespit recognize` does, and prints one Markdown table row: accuracy per noise
+condition (the corpus's first path part), then wrong, refused, chatter taken,
+latency, real-time factor, peak memory and model load time. With --by-speaker a
+row per speaker or voice (the second path part of the real corpus) follows. With
+--runs N the latency and speed figures are medians over N runs (the machine is
+shared: single runs are noisy); the accuracy figures are identical run to run
+because decoding is deterministic.
 """
 
 from __future__ import annotations
@@ -18,15 +24,31 @@ import json
 import multiprocessing
 import os
 import statistics
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from voicespit.speech.endpoint import EndpointSettings
 from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer, PocketSphinxSettings
-from voicespit.speech.transcription import read_corpus, summarize, transcribe_all
+from voicespit.speech.recognizer import Recognizer
+from voicespit.speech.transcription import FileResult, read_corpus, summarize, transcribe_all
+from voicespit.speech.whisper_recognizer import WhisperSettings
 
 FINAL = PocketSphinxSettings()
+WHISPER = WhisperSettings()
+WHISPER_CONFIGS: dict[str, WhisperSettings] = {
+    "whisper": WHISPER,
+    "whisper without rejection": dataclasses.replace(WHISPER, margin=0.0, deficit_per_token=1e9),
+    "whisper plus the unconstrained check": dataclasses.replace(WHISPER, unconstrained_gap=5.0),
+    "whisper, bare words only": dataclasses.replace(WHISPER, written_forms=False),
+    "whisper without the token bonus": dataclasses.replace(WHISPER, token_bonus=0.0),
+    "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
+        WHISPER, endpoint=EndpointSettings(settle_frames=25)),
+}
+"""The Whisper levers, each against the final settings."""
+RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")
+"""The rows measured when no --config is given (vosk only with an English model)."""
 CONFIGS: dict[str, PocketSphinxSettings] = {
     "plain": PocketSphinxSettings.plain(),
     "final": FINAL,
@@ -50,14 +72,37 @@ TABLE = [name for name in CONFIGS if name != "measure"]
 CORPUS = Path(__file__).parent / "corpus"
 
 
+def make(name: str, overrides: dict[str, Any] | None) -> Recognizer:
+    """The recognizer a configuration names ("pocketsphinx" is the final PocketSphinx)."""
+    if name == "vosk":
+        from voicespit.speech.grammar import vosk_phrases
+        from voicespit.speech.models import default_models_dir, find_english_model
+        from voicespit.speech.vosk_recognizer import VoskRecognizer
+
+        model = find_english_model(default_models_dir())
+        assert model is not None
+        return VoskRecognizer(model, vosk_phrases())
+    if name in WHISPER_CONFIGS:
+        from voicespit.speech.whisper_model import WhisperModel
+        from voicespit.speech.whisper_recognizer import WhisperRecognizer
+
+        whisper = dataclasses.replace(WHISPER_CONFIGS[name], **(overrides or {}))
+        return WhisperRecognizer(WhisperModel.load(), settings=whisper)
+    key = "final" if name == "pocketsphinx" else name
+    settings = dataclasses.replace(CONFIGS[key], **(overrides or {}))
+    return PocketSphinxRecognizer(settings=settings)
+
+
 def run_config(name: str, split: str,
                overrides: dict[str, Any] | None = None) -> dict[str, object]:
-    settings = CONFIGS[name] if overrides is None else dataclasses.replace(CONFIGS[name],
-                                                                            **overrides)
-    recognizer = PocketSphinxRecognizer(settings=settings)
+    started = time.perf_counter()
+    recognizer = make(name, overrides)
+    load_seconds = time.perf_counter() - started
     results = list(transcribe_all(recognizer, read_corpus(CORPUS / split)))
     summary = summarize(results)
     summary["config"] = name
+    summary["load_seconds"] = round(load_seconds, 2)
+    summary["by_speaker"] = by_speaker(results, _voices(CORPUS / split))
     summary["finals"] = [
         {"path": r.item.name, "kind": r.item.kind, "expected": r.item.transcript,
          "finals": [(f.text, f.confidence, f.rejected, dict(f.scores or {})) for f in r.finals]}
@@ -65,42 +110,78 @@ def run_config(name: str, split: str,
     return summary
 
 
-def row(name: str, runs: list[dict[str, object]]) -> str:
+def by_speaker(results: list[FileResult],
+               voices: dict[str, str]) -> dict[str, dict[str, object]]:
+    """Accuracy per speaker: the second path part in the real corpus, the espeak-ng
+    voice (voices.tsv) in the synthetic one."""
+    groups: dict[str, list[FileResult]] = {}
+    for result in results:
+        parts = result.item.name.split("/")
+        speaker = parts[1] if len(parts) > 2 else voices.get(result.item.name)
+        if speaker is not None:
+            groups.setdefault(speaker, []).append(result)
+    return {name: summarize(members) for name, members in sorted(groups.items())}
+
+
+def _voices(directory: Path) -> dict[str, str]:
+    path = directory / "voices.tsv"
+    if not path.exists():
+        return {}
+    return {fields[0]: fields[1] for line in path.read_text().splitlines()[1:]
+            if len(fields := line.split("\t")) >= 2}
+
+
+def _cell(value: object, digits: int = 3) -> str:
+    return "-" if value is None else f"{float(value):.{digits}f}"  # type: ignore[arg-type]
+
+
+def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None = None) -> str:
     first = runs[0]
     by = first["by_condition"]
     assert isinstance(by, dict)
+    conditions = conditions or sorted(by)
 
-    def median(key: str) -> float:
-        return statistics.median(float(run[key]) for run in runs  # type: ignore[arg-type]
-                                 if run[key] is not None)
+    def median(key: str) -> float | None:
+        values = [float(run[key]) for run in runs if run.get(key) is not None]  # type: ignore[arg-type]
+        return statistics.median(values) if values else None
 
-    cells = [name, *(f"{by[c]['command_accuracy']:.3f}" for c in ("clean", "snr20", "snr10")),
-             f"{first['wrong_rate']:.3f}", f"{first['reject_rate']:.3f}",
-             f"{first['chatter_false_accept']:.3f}", f"{median('latency_ms_p50'):.0f}",
-             f"{median('latency_ms_p95'):.0f}", f"{median('real_time_factor'):.3f}",
-             f"{median('peak_rss_mb'):.0f}"]
+    cells = [name, *(_cell(by[c]["command_accuracy"]) if c in by else "-" for c in conditions),
+             _cell(first["wrong_rate"]), _cell(first["reject_rate"]),
+             _cell(first["chatter_false_accept"]), _cell(median("latency_ms_p50"), 0),
+             _cell(median("latency_ms_p95"), 0), _cell(median("real_time_factor")),
+             _cell(median("peak_rss_mb"), 0), _cell(median("load_seconds"), 2)]
     return "| " + " | ".join(cells) + " |"
+
+
+def header(conditions: list[str]) -> str:
+    names = " | ".join(conditions)
+    return (f"| configuration | {names} | wrong | reject | chatter FA | p50 ms | p95 ms | RTF "
+            f"| RSS MB | load s |\n|---|{'---:|' * (len(conditions) + 8)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="heldout")
-    parser.add_argument("--config", action="append", choices=CONFIGS, metavar="NAME",
-                        help="configurations to run (default all but measure): "
-                             + ", ".join(CONFIGS))
+    parser.add_argument("--config", action="append",
+                        choices=[*RECOGNIZERS, *WHISPER_CONFIGS, *CONFIGS], metavar="NAME",
+                        help="configurations to run (default: every recognizer): "
+                             + ", ".join([*RECOGNIZERS, *WHISPER_CONFIGS, *CONFIGS]))
+    parser.add_argument("--by-speaker", action="store_true",
+                        help="a row per speaker (the real corpus) after each configuration")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--out", type=Path, help="also write every summary here as JSON lines")
     parser.add_argument("--set", action="append", default=[], metavar="SETTING=JSON",
                         help="override a PocketSphinxSettings field (for tuning on the "
                              "tuning split), e.g. garbage_phone_probability=1e-6")
     args = parser.parse_args()
-    names = args.config or TABLE
+    names = args.config or [name for name in RECOGNIZERS if name != "vosk" or _has_vosk()]
     overrides = {key: json.loads(value) for key, _, value in
                  (setting.partition("=") for setting in args.set)} or None
+    conditions = sorted({line.split("/", 1)[0] for line in
+                         (CORPUS / args.split / "manifest.tsv").read_text().splitlines()[1:]
+                         if "/" in line})
     print(f"split {args.split}; load average {os.getloadavg()[0]:.1f} at start")
-    print("| configuration | clean | 20 dB | 10 dB | wrong | reject | chatter FA "
-          "| p50 ms | p95 ms | RTF | RSS MB |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(header(conditions))
     context = multiprocessing.get_context("spawn")
     for name in names:
         runs = []
@@ -112,8 +193,19 @@ def main() -> None:
                 for run in runs:
                     out.write(json.dumps(run) + "\n")
         label = name + "".join(f" {setting}" for setting in args.set)
-        print(row(label, runs), flush=True)
+        print(row(label, runs, conditions), flush=True)
+        if args.by_speaker:
+            speakers = runs[0]["by_speaker"]
+            assert isinstance(speakers, dict)
+            for speaker, summary in speakers.items():
+                print(row(f"{label}: {speaker}", [summary], conditions), flush=True)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
+def _has_vosk() -> bool:
+    from voicespit.speech.models import default_models_dir, find_english_model
+
+    return find_english_model(default_models_dir()) is not None
 
 
 if __name__ == "__main__":

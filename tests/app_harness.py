@@ -13,43 +13,48 @@ import random
 from collections.abc import Callable
 
 from voicespit.app.build import MatchFactory, pace_from
-from voicespit.app.keys import KEY_HELP
+from voicespit.app.keys import key_help
 from voicespit.app.session import Session, SessionHooks
+from voicespit.app.tutorial import TutorialFactory
 from voicespit.audio.announcer import Announcer, TextMirror
 from voicespit.audio.speaker import RecordingSpeaker
 from voicespit.clock import FakeClock
 from voicespit.engine import Phase, Rules
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES
-from voicespit.engine.cards import RANK_NAMES
+from voicespit.engine.cards import RANK_NAMES, Card
 from voicespit.engine.speed import SpeedState
 from voicespit.intents import State
 from voicespit.match_settings import MatchSettings
 from voicespit.narration import Narrator, Verbosity
 from voicespit.profile import Profile
-from voicespit.speech.grammar import help_text
+from voicespit.speech.help import overview
 
 
 class Harness:
     def __init__(self, game: str = "spit", variants: tuple[str, ...] = (), pace: str = "brisk",
                  seed: int = 3, wait_for_announcements: bool = True,
-                 verbosity: Verbosity = Verbosity.NORMAL, echo_plays: bool = False) -> None:
+                 verbosity: Verbosity = Verbosity.NORMAL, echo_plays: bool = False,
+                 tutorial_seed: int | None = None) -> None:
         self.clock = FakeClock()
         self.out = io.StringIO()
         self.rules = Rules.for_game(game, variants)
         self.speaker = RecordingSpeaker()
-        self.announcer = Announcer(Narrator(verbosity, help_text()), self.speaker,
-                                   TextMirror(self.out))
+        self.announcer = Announcer(Narrator(verbosity, " ".join(overview(game))),
+                                   self.speaker, TextMirror(self.out))
         self.pace = pace_from(pace, 0.5, None)
-        factory = MatchFactory(MatchSettings(wait_for_announcements=wait_for_announcements),
-                               self.pace, seed, make_clock=lambda: self.clock)
+        match_settings = MatchSettings(wait_for_announcements=wait_for_announcements)
+        factory = MatchFactory(match_settings, self.pace, seed, make_clock=lambda: self.clock)
         self.profile = Profile()
         self.saved: list[Profile] = []
         self.left = False
-        hooks = SessionHooks(leave=self._leave, extra_help=[KEY_HELP],
+        hooks = SessionHooks(leave=self._leave, extra_help=key_help(game),
                              profile_changed=lambda profile: self.saved.append(profile))
         self.session = Session(self.rules, self.announcer, self.speaker, factory, self.pace,
-                               self.profile, hooks, help_text(), echo_plays=echo_plays)
+                               self.profile, hooks, echo_plays=echo_plays,
+                               tutorials=TutorialFactory(
+                                   match_settings, lambda: self.clock,
+                                   **({} if tutorial_seed is None else {"seed": tutorial_seed})))
         self.speaker.on_announcement_finished(self.session.announcement_finished)
 
     def _leave(self) -> None:
@@ -76,15 +81,17 @@ class WordPlayer:
     """Plays seat 0 by saying commands every `delay` seconds of game time.
 
     `say` is how the words reach the game: typed, or spoken and recognized.
-    `mistakes` is the share of turns on which it names a card that fits nowhere.
+    `mistakes` is the share of turns on which it names a card that fits nowhere;
+    `unheld` the share on which it names a rank it does not hold at all.
     """
 
     def __init__(self, harness: Harness, say: Callable[[str], None], *, delay: float = 1.5,
-                 mistakes: float = 0.05, seed: int = 1) -> None:
+                 mistakes: float = 0.05, unheld: float = 0.0, seed: int = 1) -> None:
         self.harness = harness
         self.say = say
         self.delay = delay
         self.mistakes = mistakes
+        self.unheld = unheld
         self.rng = random.Random(seed)
         self.said: list[str] = []
         self._readied_round: int | None = None
@@ -98,6 +105,8 @@ class WordPlayer:
         if game is None or game.ended:
             return
         words = self.choose(game.match.snapshot())
+        if words and self.said and self.said[-1] == words and words.split()[0] in RANK_NAMES:
+            words = f"play {words}"  # refused last time: say it another way, as people do
         if words:
             self.said.append(words)
             self.say(words)
@@ -116,6 +125,11 @@ class WordPlayer:
         if phase is not Phase.PLAY:
             return None
         plays = [a for a in state.legal_actions(0) if isinstance(a, act.Play | act.PlayCard)]
+        if self.rng.random() < self.unheld:
+            missing = sorted(set(range(len(RANK_NAMES))) - {card.rank for card in held(state)})
+            if missing:
+                pile = self.rng.choice(sorted(state.piles_in_use))
+                return f"{RANK_NAMES[self.rng.choice(missing)]} on {PILE_NAMES[pile]}"
         if self.rng.random() < self.mistakes:
             wrong = self._misfit(state)
             if wrong is not None:
@@ -135,14 +149,18 @@ class WordPlayer:
     def _misfit(self, state: State) -> str | None:
         """A card the player holds, named onto a pile it does not fit."""
         accepts = state.rules.accepts
-        if isinstance(state, SpeedState):
-            cards = list(state.hands[0])
-        else:
-            cards = [top for slot in range(len(state.stocks[0]))
-                     if (top := state.stock_top(0, slot)) is not None]
+        cards = held(state)
         for pile in state.piles_in_use:
             top = state.pile_top(pile)
             for card in cards:
                 if top is not None and not accepts[top.index][card.index]:
                     return f"{RANK_NAMES[card.rank]} on {PILE_NAMES[pile]}"
         return None
+
+
+def held(state: State) -> list[Card]:
+    """The cards seat 0 can name: its hand in Speed, its face-up stockpile tops in Spit."""
+    if isinstance(state, SpeedState):
+        return list(state.hands[0])
+    return [top for slot in range(len(state.stocks[0]))
+            if (top := state.stock_top(0, slot)) is not None]

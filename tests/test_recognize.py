@@ -33,7 +33,9 @@ def test_a_corpus_gives_a_json_line_per_file_and_a_summary(
     said = next(r for r in files if r["path"].startswith("clean/0000"))
     assert said == {**said, "expected": "seven on left", "command": "seven on left",
                     "correct": True}
-    assert 0 < said["latency_ms"] < 500
+    # Measured from the true end of speech, so it is positive; how small it is depends
+    # on the machine's load and belongs to the benchmark (benchmarks/speech.py).
+    assert said["latency_ms"] > 0
     assert set(summary) >= SUMMARY_KEYS and summary["files"] == len(files)
 
 
@@ -84,6 +86,6 @@ def test_recognize_looks_for_models_where_models_list_does(
     monkeypatch.setenv("VOICESPIT_MODELS_DIR", str(models))
     assert main(["models", "list"]) == 0
     assert f"no models installed in {models}" in capsys.readouterr().out
-    status = main(["recognize", "--recognizer", "auto", str(tmp_path / "none.wav")])
+    status = main(["recognize", "--recognizer", "vosk", str(tmp_path / "none.wav")])
     assert f"no English Vosk model is installed in {models}" in capsys.readouterr().err
-    assert status == 1
+    assert status == 2  # the recognizer asked for cannot start

@@ -1,7 +1,8 @@
 """Choosing a recognizer (voicespit/speech/select.py): what was asked, what was possible, and why.
 
-The build machines have no English Vosk model, so `auto` must fall back to
-PocketSphinx and say why, and `vosk` must fail with a clear message. (Loading a
+The build machines have no English Vosk model, so `auto` must go on to Whisper
+(tests/test_whisper_model.py), or to PocketSphinx when Whisper cannot start, and say
+why; `vosk` must fail with a clear message. (Loading a
 Vosk model for real is tested in tests/test_vosk_recognizer.py.)
 """
 
@@ -25,12 +26,13 @@ def test_pocketsphinx_when_asked(tmp_path: Path) -> None:
     assert why == "Using PocketSphinx, as asked."
 
 
-def test_auto_without_an_english_vosk_model_falls_back_to_pocketsphinx_and_says_why(
+def test_auto_without_vosk_or_whisper_falls_back_to_pocketsphinx_and_says_why(
         tmp_path: Path) -> None:
     assert VOSK_ADAPTER
-    recognizer, why = make_recognizer("auto", models_dir=tmp_path)
+    recognizer, why = make_recognizer("auto", models_dir=tmp_path,
+                                      whisper_model=str(tmp_path / "none"))
     assert isinstance(recognizer, PocketSphinxRecognizer)
-    assert why == f"Using PocketSphinx: no English Vosk model is installed in {tmp_path}."
+    assert why == "Using PocketSphinx, because the Whisper speech model is not installed."
 
 
 def test_vosk_without_an_english_model_is_a_clear_error(tmp_path: Path) -> None:
@@ -47,4 +49,4 @@ def test_a_broken_pocketsphinx_model_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_an_unknown_kind_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RecognizerError, match="unknown recognizer"):
-        make_recognizer("whisper", models_dir=tmp_path)  # type: ignore[arg-type]
+        make_recognizer("sphinx", models_dir=tmp_path)  # type: ignore[arg-type]

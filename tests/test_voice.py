@@ -4,6 +4,7 @@ words, the details on demand (never a path), and the one place models are looked
 from __future__ import annotations
 
 import dataclasses
+import logging
 import wave
 from pathlib import Path
 
@@ -35,22 +36,25 @@ def script(tmp_path: Path) -> Path:
 
 
 def test_voice_input_finds_models_where_models_list_does_and_never_says_the_path(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
     models = tmp_path / "my-models"
     models.mkdir()
     monkeypatch.setenv("VOICESPIT_MODELS_DIR", str(models))
     defaults = Settings()
     settings = dataclasses.replace(defaults, input=dataclasses.replace(
-        defaults.input, input="wav", recognizer="auto"))
+        defaults.input, input="wav", recognizer="auto", whisper_model="gone"))
     harness = Harness()
     voice, report = open_voice_input(settings, script(tmp_path), harness.session,
                                      harness.speaker)
     assert voice is not None
     try:
+        # The Whisper folder named in the settings is looked for under the same models folder.
         assert report.summary == "by voice with PocketSphinx" and report.by_voice
-        assert "no English Vosk model is installed in my-models." in report.details
+        assert "the Whisper speech model is not installed" in report.details
         assert str(tmp_path) not in report.details, "spoken details never hold a path"
-        assert str(models) in report.log, "the log keeps it"
+        assert str(models / "gone") in caplog.text, "the log keeps it"
     finally:
         voice.stop()
 

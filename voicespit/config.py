@@ -58,8 +58,10 @@ LISTEN_MODES = ("auto", "always", "echo_guard", "headphones", "push_to_talk")
 @dataclass(frozen=True)
 class InputSettings:
     input: str = field(default="auto", metadata=choice("auto", "mic", "keyboard", "wav"))
-    recognizer: str = field(default="auto", metadata=choice("auto", "vosk", "pocketsphinx"))
+    recognizer: str = field(default="auto",
+                            metadata=choice("auto", "vosk", "whisper", "pocketsphinx"))
     vosk_model: str = ""
+    whisper_model: str = ""
     models_dir: str = ""
     microphone: str = ""
     listen: str = field(default="auto", metadata=choice(*LISTEN_MODES))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from voicespit.app.keys import CardKey
 from voicespit.app.stats import GameTally
 from voicespit.app.table_commands import resolve_command, resolve_key
+from voicespit.app.tutorial import Tutorial
 from voicespit.engine.actions import Action
 from voicespit.engine.cards import Card
 from voicespit.intents import ActionIntent, Control, ControlIntent, State
@@ -36,6 +37,8 @@ class GameInPlay:
     echo: str = ""
     """A spoken command the match has just resolved, to say back before what it did.
     Referee thread only."""
+    tutorial: Tutorial | None = None
+    """The coach, when this is the tutorial round (it never counts in the profile)."""
 
     def press(self, key: CardKey) -> None:
         """A card key: the card the player last heard at its place (takes the match's lock)."""

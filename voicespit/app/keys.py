@@ -121,16 +121,22 @@ KEY_NAMES: Final = {" ": "space", "\x1b": "escape", "\t": "tab", "\n": "enter",
                     "?": "question mark", "-": "minus", "+": "plus", "=": "equals",
                     ";": "semicolon", "'": "apostrophe"}
 
-KEY_HELP: Final = (
-    "Keys: 1 to 5 play stockpile one to five on the left pile, 6 to 0 on the right pile; "
-    "in Speed they play your cards in the order my cards says them. "
-    "Space starts, says ready or spit, and answers yes. Escape pauses and answers no. "
-    "Comma slaps left, full stop slaps right. Tab: piles. Slash: my cards. "
-    "Hash: count. At: score. Semicolon: opponent's cards. Apostrophe: face down cards. "
-    "Enter: repeat. Question mark: help. "
-    "Minus and plus: opponent slower or faster. "
-    "Or type any spoken command and press enter."
-)
+def key_help(game: str) -> list[str]:
+    """What the keys do in `game`, in short sentences (the question mark key says them)."""
+    if game == "speed":
+        cards = ["Keys 1 to 5 play your cards on the left pile, in the order my cards says them.",
+                 "Keys 6 to 0 play them on the right pile."]
+    else:
+        cards = ["Keys 1 to 5 play stockpile one to five on the left pile.",
+                 "Keys 6 to 0 play stockpile one to five on the right pile."]
+    slaps = ["Comma slaps left, full stop slaps right."] if game == "spit" else []
+    return [*cards, "Space starts, says ready or spit, and answers yes.",
+            "Escape pauses and answers no.", *slaps,
+            "Tab says the piles, slash your cards, hash the count and at the score.",
+            "Semicolon says the opponent's cards, and apostrophe your face-down cards.",
+            "Enter says the last announcement again, and question mark these keys.",
+            "Minus and plus make the opponent slower or faster.",
+            "Or type any spoken command and press enter."]
 
 
 def binding_for(text: str) -> Binding | None:

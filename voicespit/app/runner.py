@@ -28,8 +28,9 @@ from voicespit.app.build import (
     text_only_speaker,
 )
 from voicespit.app.keyboard import KeyboardInput
-from voicespit.app.keys import KEY_HELP
+from voicespit.app.keys import key_help
 from voicespit.app.session import Session, SessionHooks
+from voicespit.app.tutorial import TutorialFactory
 from voicespit.app.voice import VoiceInput, open_voice_input
 from voicespit.audio.announcer import Announcer, TextMirror
 from voicespit.audio.output import Output
@@ -40,8 +41,9 @@ from voicespit.engine import Rules
 from voicespit.errors import VoiceSpitError
 from voicespit.narration import sentence
 from voicespit.profile import Profile, ProfileError, ProfileStore
+from voicespit.speech.commands import Command, Verb
 from voicespit.speech.far_end import PlaybackReference
-from voicespit.speech.grammar import help_text
+from voicespit.speech.help import overview
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,8 @@ class LaunchOptions:
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     make_clock: Callable[[], Clock] = RealClock
+    tutorial: bool = False
+    """Begin with the spoken tutorial (`--tutorial`)."""
 
 
 class App:
@@ -113,29 +117,31 @@ class App:
         out = self.options.stdout
         speaker, sound_note = self._speaker()
         mirror = TextMirror(out)
-        spoken_help = help_text()
-        narrator = narrator_from(self.settings, self.profile, spoken_help)
+        narrator = narrator_from(self.settings, self.profile, " ".join(overview(self.rules.game)))
         announcer = Announcer(narrator, speaker, mirror)
         pace = pace_from(self.settings.opponent.pace, self.settings.opponent.target_win_rate,
                          self.profile.opponent_seconds_per_card)
-        factory = MatchFactory(match_settings_from(self.settings), pace, self.options.seed,
-                               self.options.make_clock)
+        match_settings = match_settings_from(self.settings)
+        factory = MatchFactory(match_settings, pace, self.options.seed, self.options.make_clock)
         hooks = SessionHooks(leave=self._left.set, profile_changed=self.save_profile)
         session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
-                          help_text=spoken_help, echo_plays=self.settings.output.echo_plays)
+                          echo_plays=self.settings.output.echo_plays,
+                          tutorials=TutorialFactory(match_settings, self.options.make_clock))
         speaker.on_announcement_finished(session.announcement_finished)
         voice, report = open_voice_input(self.settings, self.options.script, session, speaker,
                                          playback=self.playback)
         self.voice = voice
         if voice is None:
             # Typing only: the spoken help includes the keys.
-            hooks.extra_help.append(KEY_HELP)
+            hooks.extra_help += key_help(self.rules.game)
         if sound_note:
             session.say(sound_note)
         if self.profile_message:
             session.say(self.profile_message)
         details = " ".join(part for part in (report.details, sound_note) if part)
         session.greet(report.summary, by_voice=report.by_voice, details=details)
+        if self.options.tutorial:
+            session.handle_command(Command(Verb.TUTORIAL))
         self.keyboard = KeyboardInput(session, self.options.stdin, out,
                                       talk=voice.talk if voice is not None else None,
                                       leave_at_end=voice is None)

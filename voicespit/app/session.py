@@ -22,10 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from voicespit.app.game_in_play import GameInPlay
-from voicespit.app.keys import KEY_HELP, Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for
+from voicespit.app.keys import Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for, key_help
 from voicespit.app.preferences import AtTheLimitError, step_detail, step_rate
 from voicespit.app.stats import GameTally
 from voicespit.app.table_commands import heard_source, table_record
+from voicespit.app.tutorial import Tutorial, TutorialFactory
 from voicespit.audio.announcer import Announcer
 from voicespit.audio.speaker import Speaker
 from voicespit.engine import Rules
@@ -37,8 +38,8 @@ from voicespit.match_events import MatchQuit, Paused, Stamped
 from voicespit.narration import Announcement, Cue, Priority, Verbosity, heard_words, sentence
 from voicespit.opponent.pace import Pace
 from voicespit.profile import Profile
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.grammar import HELP_TOPIC_WORDS, help_text
+from voicespit.speech.commands import Command, Group, Verb
+from voicespit.speech.help import HelpPages, overview, topic_help
 from voicespit.speech.parser import CommandError, parse, words_of
 
 log = logging.getLogger(__name__)
@@ -82,14 +83,14 @@ class SessionHooks:
     profile_changed: Callable[[Profile], None] = lambda profile: None
     """Save the profile (after each game and each setting changed by voice)."""
     extra_help: list[str] = field(default_factory=list)
-    """Sentences appended to the spoken help (e.g. the keyboard's keys)."""
+    """Short sentences appended to the spoken help (e.g. the keyboard's keys)."""
 
 
 class Session:
     def __init__(self, rules: Rules, announcer: Announcer, speaker: Speaker,
                  make_match: MatchFactory, pace: Pace, profile: Profile,
-                 hooks: SessionHooks | None = None, help_text: str = "", *,
-                 echo_plays: bool = False) -> None:
+                 hooks: SessionHooks | None = None, *, echo_plays: bool = False,
+                 tutorials: TutorialFactory | None = None) -> None:
         """`echo_plays`: at full detail, say each spoken move back ("Heard seven on
         left.") before what it did."""
         self.rules = rules
@@ -99,7 +100,8 @@ class Session:
         self.pace = pace
         self.profile = profile
         self.hooks = hooks or SessionHooks()
-        self.help_text = help_text
+        self.tutorials = tutorials or TutorialFactory()
+        self.help = HelpPages()
         self.echo_plays = echo_plays
         self.mode = Mode.MENU
         self.question: Question | None = None
@@ -163,6 +165,13 @@ class Session:
             self.profile.commands_misheard += 1
         words = " ".join(word for word in words_of(heard) if not word.startswith("["))
         self.announcer.not_understood(words)
+        if (tutorial := self._tutorial()) is not None:
+            tutorial.not_heard()
+
+    def _tutorial(self) -> Tutorial | None:
+        """The tutorial's coach while the tutorial round is on."""
+        game = self.game
+        return game.tutorial if game is not None and not game.ended else None
 
     def handle_dropped(self) -> None:
         """The listener lost a command because the game was speaking over it: never in
@@ -177,7 +186,8 @@ class Session:
         elif isinstance(binding, StopKey):
             self._stop()
         elif isinstance(binding, KeysHelpKey):
-            self.say(KEY_HELP)
+            with self._lock:
+                self.say(self.help.start(key_help(self.rules.game)))
         else:
             self.handle_command(binding)
 
@@ -190,6 +200,9 @@ class Session:
         game.press(key)  # outside the lock: it takes the match's
 
     def handle_command(self, command: Command, *, spoken: bool = False) -> None:
+        tutorial = self._tutorial()
+        if tutorial is not None and tutorial.intercept(command):
+            return  # the coach answered it (outside the lock: it may ask the match)
         game = self.game
         # Read outside the lock, like any snapshot: which card "move three" meant.
         meant = heard_source(command, game.match, HUMAN) if game is not None else None
@@ -213,15 +226,17 @@ class Session:
         if verb in (Verb.YES, Verb.NO):
             self._answer(verb is Verb.YES, said)
         elif verb is Verb.HELP and command.topic is not None:
-            self.say(help_text(HELP_TOPIC_WORDS[command.topic]))
+            self.say(self.help.start(topic_help(list(Group)[command.topic], self.rules.game)))
         elif verb is Verb.HELP:
-            self.say(" ".join([self.help_text, *self.hooks.extra_help]).strip())
+            self.say(self.help.start([*overview(self.rules.game), *self.hooks.extra_help]))
+        elif verb in (Verb.MORE, Verb.STOP):
+            self.say(self.help.more() if verb is Verb.MORE else self.help.stop())
         elif verb is Verb.REPEAT:
             self._repeat()
         elif verb is Verb.SETUP:
             self.say(self._setup_words())
-        elif verb is Verb.NEW_GAME:
-            self._new_game_requested(said)
+        elif verb in (Verb.NEW_GAME, Verb.TUTORIAL):
+            self._new_game_requested(said, tutorial=verb is Verb.TUTORIAL)
         elif verb is Verb.QUIT:
             self._ask(Question.QUIT_GAME if self._game_on() is not None else Question.LEAVE)
         elif verb in (Verb.SPEAK_FASTER, Verb.SPEAK_SLOWER):
@@ -265,12 +280,12 @@ class Session:
         else:
             self.announcer.present(self.announcer.narrator.repeat())
 
-    def _new_game_requested(self, said: str = "") -> None:
+    def _new_game_requested(self, said: str = "", tutorial: bool = False) -> None:
         if self._game_on() is not None:
             self._refuse(said, "a game is on: say quit to stop it first")
             return
         self.question = None
-        self._start_game()
+        self._start_game(tutorial)
 
     def announcement_finished(self, sequence: int) -> None:
         """The speaker has finished with the current match's events up to `sequence`."""
@@ -278,21 +293,40 @@ class Session:
         if game is not None and not game.ended:
             game.match.announcement_finished(sequence)
 
-    def _start_game(self) -> None:
+    def _start_game(self, tutorial: bool = False) -> None:
         self._retire_game()
         # The new match numbers its events from one: old speech and counts must go.
         self.speaker.silence()
         self.speaker.begin_match()
-        self.games_started += 1
-        match = self.make_match(self.rules, self.games_started)
-        game = GameInPlay(match, GameTally(HUMAN, match.clock.now()))
+        if tutorial:
+            coach = self.tutorials(
+                functools.partial(self.say, priority=Priority.NORMAL, topic="tutorial"),
+                lambda: self._tutorial_finished(game))
+            match = coach.match
+        else:
+            coach = None
+            self.games_started += 1
+            match = self.make_match(self.rules, self.games_started)
+            self.pace.start_game()
+        game = GameInPlay(match, GameTally(HUMAN, match.clock.now()), tutorial=coach)
         self.game = game
         self.mode = Mode.PLAYING
-        self.pace.start_game()
         match.subscribe(functools.partial(self._on_event, game), inline=True)
-        # The deal that follows ends with "Say ready.": the prompt is the last word.
-        self.say(f"New game of {self._game_name}, against the computer at {self._pace_words()}.")
+        if coach is not None:
+            coach.begin()  # after the narration's subscription: the coach speaks after it
+        else:
+            # The deal that follows ends with "Say ready.": the prompt is the last word.
+            self.say(f"New game of {self._game_name}, against the computer at "
+                     f"{self._pace_words()}.")
         match.start()
+
+    def _tutorial_finished(self, game: GameInPlay) -> None:
+        """The coach has said its last words (on the referee thread): back to the menu."""
+        with self._lock:
+            if game is self.game and not game.ended:
+                game.ended = True
+                self.mode = Mode.MENU
+                self._retire_game()
 
     def _pace_words(self) -> str:
         if self.pace.name == "adaptive":
@@ -332,6 +366,11 @@ class Session:
 
     def _game_ended(self, game: GameInPlay, event: GameOver | MatchQuit, at: float) -> None:
         game.ended = True
+        if game.tutorial is not None:
+            self.mode = Mode.MENU
+            if isinstance(event, MatchQuit):
+                self.say("Tutorial stopped. Say new game to play, or tutorial to start again.")
+            return
         game.tally.finish(event, at)
         game.tally.add_to(self.profile)
         self.profile.opponent_seconds_per_card = self.pace.seconds_per_card
@@ -349,6 +388,8 @@ class Session:
         """Stop the current game's match without waiting on it (its referee may be
         waiting for the session lock, which the caller holds)."""
         if self.game is not None:
+            if self.game.tutorial is not None:
+                self.game.tutorial.stop()
             threading.Thread(target=self.game.match.close, name="retire-match",
                              daemon=True).start()
 

@@ -1,9 +1,15 @@
-"""Voice input for the session: a source, the listening gate, a recognizer, narrowing.
+"""Voice input for the session: a source, the listening gate, a recognizer, the state's prior.
+
+**Narrowing never forces a choice.** The recognizer always listens for the whole
+grammar, so a rank the player does not hold is heard as itself and refused with
+a reason ("You have no seven."), never taken for one they hold. The table only
+sets a prior: the sentences that can matter now (`context_for`) get a small
+bonus in recognizers that can weigh sentences (Whisper), which breaks near-ties
+and nothing more.
 
 The recognizer is only ever called from the listener's thread: the referee
-thread hands over the vocabulary the table allows now, and the recognizer picks
-it up before the next block it hears (the adapters apply it at the next
-utterance).
+thread hands over the preferred sentences, and the recognizer picks them up
+before the next block it hears.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +35,7 @@ from voicespit.speech.context import GrammarContext, context_for
 from voicespit.speech.echo import EchoStage
 from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.gate import ListeningGate
-from voicespit.speech.grammar import vosk_phrases
+from voicespit.speech.grammar import sentences
 from voicespit.speech.listener import Listener, TalkHooks
 from voicespit.speech.recognizer import Recognition, Recognizer
 
@@ -39,27 +45,37 @@ log = logging.getLogger(__name__)
 
 
 class NarrowingRecognizer:
-    """A recognizer whose vocabulary follows the table, changed only on its own thread."""
+    """A recognizer whose prior follows the table, changed only on its own thread."""
 
     def __init__(self, inner: Recognizer) -> None:
         self.inner = inner
         self.name = inner.name
         self._wanted: list[str] | None = None
+        self._preferred: list[str] | None = None
         self._lock = threading.Lock()
         self.changes = 0
+        """How many times the prior was handed to the recognizer."""
 
-    def want(self, phrases: list[str]) -> None:
+    def prefer(self, phrases: list[str]) -> None:
+        """From any thread: the sentences the table makes likely now."""
         with self._lock:
-            self._wanted = phrases
+            self._preferred = phrases
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
-        self.want(list(phrases))
+        with self._lock:
+            self._wanted = list(phrases)
+
+    def set_prior(self, preferred: Collection[str]) -> None:
+        self.prefer(list(preferred))
 
     def _apply(self) -> None:
         with self._lock:
             wanted, self._wanted = self._wanted, None
+            preferred, self._preferred = self._preferred, None
         if wanted is not None:
             self.inner.set_phrases(wanted)
+        if preferred is not None:
+            self.inner.set_prior(preferred)
             self.changes += 1
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
@@ -81,16 +97,17 @@ class VoiceCommands:
         self.session = session
         self.recognizer = recognizer
         self.narrow = narrow
+        """Use the table as a prior (it never narrows what can be heard)."""
         self._context: GrammarContext | None = None
 
     def table_changed(self, state: State) -> None:
-        """On the referee thread: listen for what can matter now."""
+        """On the referee thread: favour what can matter now."""
         if not self.narrow:
             return
         context = context_for(state, HUMAN)
         if context != self._context:
             self._context = context
-            self.recognizer.want(vosk_phrases(context))
+            self.recognizer.prefer(sentences(context))
 
     def on_recognition(self, recognition: Recognition) -> None:
         if not recognition.is_final:
@@ -231,7 +248,8 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
             else default_models_dir()
         recognizer, which = make_recognizer(settings.input.recognizer,  # type: ignore[arg-type]
                                             models_dir=models_dir,
-                                            model=settings.input.vosk_model or None)
+                                            model=settings.input.vosk_model or None,
+                                            whisper_model=settings.input.whisper_model or None)
     except VoiceSpitError as error:
         source.close()
         log.info("speech recognition: %s (%s)", error, error.detail or "no more detail")

@@ -1,4 +1,4 @@
-"""`voicespit models install PATH_OR_URL` and `voicespit models list`: Vosk models on disk."""
+"""`voicespit models install PATH_OR_URL` and `voicespit models list`: Vosk and Whisper models on disk."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="models_command", metavar="ACTION", required=True)
     install = actions.add_parser(
         "install", parents=[where],
-        help="install a Vosk model from a downloaded zip, a folder, or a URL",
+        help="install a Vosk model (zip, folder or URL) or a faster-whisper model folder",
         description="Install a Vosk model from a downloaded zip, an unpacked folder, or an "
                     "http(s) URL. For English: vosk-model-small-en-us-0.15.zip from "
                     "https://alphacephei.com/vosk/models")
@@ -56,6 +56,11 @@ def _install(args: argparse.Namespace, models_dir: Path) -> int:
         if progress is not None:
             progress.finish()
     info = describe_model(path)
+    if info.kind == "whisper":
+        print(f"installed the Whisper model {info.name} ({info.size_bytes / 1e6:,.0f} MB) in "
+              f"{models_dir}; to use it, set whisper_model = \"{info.name}\" in your settings "
+              f"or pass --whisper-model {info.name}")
+        return 0
     print(f"installed {info.name} ({_language(info)}, {info.size_bytes / 1e6:,.0f} MB) in "
           f"{models_dir}")
     if not info.supports_grammar:
@@ -80,7 +85,7 @@ def _list(models_dir: Path, *, as_json: bool) -> int:
                               "used_by_auto": model.path == chosen}))
         return 0
     if not models:
-        print(f"no models installed in {models_dir}; PocketSphinx (built in) will be used. "
+        print(f"no models installed in {models_dir}; Whisper tiny.en (built in) will be used. "
               "See README: Installing an English Vosk model")
         return 0
     print(f"models in {models_dir}:")
@@ -89,7 +94,9 @@ def _list(models_dir: Path, *, as_json: bool) -> int:
             print(f"  {model.name}: unusable: {model.problem}")
             continue
         notes = [_language(model), f"{model.size_bytes / 1e6:,.0f} MB"]
-        if not model.supports_grammar:
+        if model.kind == "whisper":
+            notes = ["a Whisper model", notes[1], "used when whisper_model names it"]
+        elif not model.supports_grammar:
             notes.append("cannot be narrowed to the commands, so not used")
         if model.path == chosen:
             notes.append("used by auto")

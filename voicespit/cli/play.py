@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="where commands come from (default: auto)")
     parser.add_argument("--script", type=Path, metavar="FILE",
                         help="with --input wav: lines of 'SECONDS FILE.wav' to speak")
-    parser.add_argument("--recognizer", choices=("auto", "vosk", "pocketsphinx"))
+    parser.add_argument("--recognizer", choices=("auto", "vosk", "whisper", "pocketsphinx"))
     parser.add_argument("--listen", choices=LISTEN_MODES,
                         help="when to listen (default auto: always, cancelling the game's "
                              "own voice, else not while the game speaks)")
@@ -42,6 +42,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "on stderr")
     parser.add_argument("--log", type=Path, metavar="FILE",
                         help="write a detailed log to FILE: every event and every line said")
+    parser.add_argument("--tutorial", action="store_true",
+                        help="begin with a spoken tutorial: one guided round of Spit")
 
 
 def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
@@ -68,4 +70,5 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from(settings, args.variant)
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")
-    return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script)).run()
+    return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script,
+                                                     tutorial=args.tutorial)).run()

@@ -1,6 +1,6 @@
 """`voicespit recognize`: run WAV files or a spoken-command corpus through a recognizer.
 
-    voicespit recognize FILE.wav [FILE.wav ...] [--recognizer auto|vosk|pocketsphinx] [--json]
+    voicespit recognize FILE.wav [FILE.wav ...] [--recognizer auto|vosk|whisper|pocketsphinx] [--json]
     voicespit recognize --corpus DIR [--json]
 
 Files stream through the recognizer as the live game streams the microphone,
@@ -33,11 +33,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a corpus directory with manifest.tsv (see benchmarks/make_corpus.py)")
     parser.add_argument("--recognizer", choices=KINDS, default="auto",
                         help="which recognizer (default auto: Vosk if an English model is "
-                             "installed, else PocketSphinx)")
+                             "installed, else Whisper, else PocketSphinx)")
     parser.add_argument("--models-dir", type=Path, default=None, metavar="DIR",
                         help="where Vosk models are installed (default: as `voicespit models "
                              "list`, $VOICESPIT_MODELS_DIR or models/)")
     parser.add_argument("--model", metavar="NAME_OR_PATH", help="the Vosk model to use")
+    parser.add_argument("--whisper-model", metavar="NAME_OR_PATH",
+                        help="a Whisper model folder to use instead of the built-in one")
     parser.add_argument("--json", action="store_true",
                         help="one JSON line per file and a summary line")
 
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         items += read_corpus(args.corpus)
     recognizer, choice = make_recognizer(args.recognizer,
                                          models_dir=args.models_dir or default_models_dir(),
-                                         model=args.model)
+                                         model=args.model, whisper_model=args.whisper_model)
     print(choice, file=sys.stderr)
     results: list[FileResult] = []
     for result in transcribe_all(recognizer, items):

@@ -57,10 +57,18 @@ class Verb(enum.Enum):
     YES = "yes"
     NO = "no"
     NEW_GAME = "new game"
+    MORE = "more"
+    STOP = "stop"
+    TUTORIAL = "tutorial"
 
     @property
     def group(self) -> Group:
         return _GROUPS[self]
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The games it means something in: Spit has no drawing, Speed no stockpiles or slaps."""
+        return _ONLY_IN.get(self, ("spit", "speed"))
 
 
 _GROUPS = {
@@ -71,9 +79,11 @@ _GROUPS = {
                     Group.INFO),
     **dict.fromkeys((Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER, Verb.SPEAK_FASTER,
                      Verb.SPEAK_SLOWER, Verb.MORE_DETAIL, Verb.LESS_DETAIL, Verb.QUIT, Verb.YES,
-                     Verb.NO, Verb.NEW_GAME),
+                     Verb.NO, Verb.NEW_GAME, Verb.MORE, Verb.STOP, Verb.TUTORIAL),
                     Group.CONTROL),
 }
+
+_ONLY_IN = {Verb.MOVE: ("spit",), Verb.SLAP: ("spit",), Verb.DRAW: ("speed",)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,6 +81,8 @@ class ModelInfo:
     """Why the folder cannot be used as a model (None for a usable model)."""
     source: str | None = None
     """The zip or URL it was installed from, when VoiceSpit installed it."""
+    kind: str = "vosk"
+    """"vosk", or "whisper" for a faster-whisper folder (the `whisper_model` setting)."""
 
     @property
     def is_english(self) -> bool:
@@ -139,6 +141,8 @@ def check_model_layout(path: Path) -> None:
 def describe_model(path: Path) -> ModelInfo:
     """What VoiceSpit knows about the folder `path`, including why it is unusable if it is."""
     metadata = _read_metadata(path)
+    if _is_whisper(path):
+        return _describe_whisper(path, metadata)
     problem = None
     try:
         check_model_layout(path)
@@ -176,8 +180,8 @@ def find_english_model(models_dir: Path) -> Path | None:
 
 def choose_english_model(models: list[ModelInfo]) -> Path | None:
     """`find_english_model` among models already described."""
-    candidates = [model for model in models
-                  if model.problem is None and model.is_english and model.supports_grammar]
+    candidates = [model for model in models if model.kind == "vosk"
+                  and model.problem is None and model.is_english and model.supports_grammar]
     if not candidates:
         return None
     return min(candidates, key=lambda model: (model.size_bytes, model.name)).path
@@ -206,6 +210,8 @@ def install_model(source: str | Path, models_dir: Path, *, name: str | None = No
     local = None if url else Path(text).expanduser()
     if local is not None and not local.exists():
         raise ModelNotFoundError(f"nothing to install at {text}: no such file or folder")
+    if local is not None and _is_whisper(local):
+        return _install_whisper(local, models_dir, name or local.name, replace=replace)
     if name is not None:
         _checked_name(name)
     # Before a long download, refuse early if the model the URL names is already here.
@@ -310,3 +316,51 @@ def _readme_language(path: Path) -> str | None:
 
 def _folder_size(path: Path) -> int:
     return sum(entry.stat().st_size for entry in path.rglob("*") if entry.is_file())
+
+
+def _is_whisper(path: Path) -> bool:
+    from voicespit.speech.whisper_model import is_whisper_folder
+
+    return is_whisper_folder(path)
+
+
+def _describe_whisper(path: Path, metadata: dict[str, str]) -> ModelInfo:
+    from voicespit.speech.whisper_model import WhisperModelError, check_whisper_folder
+
+    problem = None
+    try:
+        check_whisper_folder(path).close()
+    except WhisperModelError as error:
+        problem = f"{error} ({error.detail})" if error.detail else str(error)
+    return ModelInfo(name=path.name, path=path, language=metadata.get("language") or None,
+                     supports_grammar=True, size_bytes=_folder_size(path), problem=problem,
+                     source=metadata.get("source"), kind="whisper")
+
+
+def _install_whisper(folder: Path, models_dir: Path, name: str, *, replace: bool) -> Path:
+    """Copy a faster-whisper model folder in, check it, and record its checksum so that
+    later loads notice damage (`whisper_model = "NAME"` then uses it)."""
+    from voicespit.speech.whisper_model import WhisperModelError, check_whisper_folder, sha256_of
+
+    target = models_dir / _checked_name(name)
+    if not replace:
+        _refuse_if_installed(target)
+    try:
+        check_whisper_folder(folder).close()
+    except WhisperModelError as error:
+        raise NotAVoskModelError(f"{folder}: {error}") from None
+    staging = Path(tempfile.mkdtemp(prefix=".install-", dir=models_dir))
+    try:
+        copied = staging / target.name
+        shutil.copytree(folder, copied, symlinks=False)
+        metadata = {"kind": "whisper", "language": "", "source": str(folder.resolve()),
+                    "sha256": sha256_of(copied / "model.bin"),
+                    "installed": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        (copied / METADATA_FILE).write_text(json.dumps(metadata, indent=2) + "\n",
+                                            encoding="utf-8")
+        if target.exists():
+            target.rename(staging / ".replaced")
+        copied.rename(target)
+        return target
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -47,12 +47,12 @@ from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerErro
 from voicespit.speech.second_opinion import SecondOpinion
 from voicespit.speech.signal import (
     FRAME,
+    FrameCutter,
     Samples,
     add_comfort_noise,
     speech_band_energy_db,
     suppress_noise,
     to_pcm,
-    to_samples,
 )
 from voicespit.speech.word_graph import proper_prefixes
 
@@ -82,7 +82,7 @@ class PocketSphinxRecognizer:
         in_child = settings.agreement and settings.agreement_in_child and settings.batch_cmn
         self._second_opinion = SecondOpinion(settings, model_dir) if in_child else None
         self._detector = SpeechDetector(settings.endpoint)
-        self._pending = b""
+        self._cutter = FrameCutter()
         self._frames_fed = 0
         preroll = settings.endpoint.preroll_frames + settings.endpoint.start_frames
         self._ring: collections.deque[Samples] = collections.deque(maxlen=preroll)
@@ -105,17 +105,12 @@ class PocketSphinxRecognizer:
         if self._second_opinion is not None:
             self._second_opinion.use_sentences(sentences)
 
+    def set_prior(self, preferred: Collection[str]) -> None:
+        """A grammar decoder cannot weigh sentences: it hears every phrase alike."""
+
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
-        data = self._pending + pcm
-        usable = len(data) - len(data) % (2 * FRAME)
-        self._pending = data[usable:]
-        results: list[Recognition] = []
-        samples = to_samples(data[:usable])
-        for offset in range(0, len(samples), FRAME):
-            result = self._push_frame(samples[offset:offset + FRAME])
-            if result is not None:
-                results.append(result)
-        return results
+        return [result for frame in self._cutter.frames(pcm)
+                if (result := self._push_frame(frame)) is not None]
 
     def finish(self) -> list[Recognition]:
         """End of stream: decide the utterance in progress, then start a fresh stream."""
@@ -125,7 +120,7 @@ class PocketSphinxRecognizer:
             results.append(self._final(self._confirmed(self._decode(final=True), ticket)))
         self._detector = SpeechDetector(self.settings.endpoint)
         self._engine.new_stream()
-        self._pending = b""
+        self._cutter.clear()
         self._frames_fed = 0
         self._ring.clear()
         self._utterance = []

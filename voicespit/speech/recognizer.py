@@ -7,7 +7,7 @@ lazily (only adapter classes import vosk or pocketsphinx).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -45,10 +45,16 @@ class Recognition:
 
 class Recognizer(Protocol):
     name: str
-    """"vosk" or "pocketsphinx" (spoken at start-up)."""
+    """"vosk", "whisper" or "pocketsphinx"."""
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
         """Restrict decoding to these phrases (takes effect at the next utterance)."""
+        ...
+
+    def set_prior(self, preferred: Collection[str]) -> None:
+        """Favour these phrases slightly (what the game state makes likely); never a
+        wall: every phrase set with `set_phrases` can still be heard. Recognizers
+        that cannot weigh phrases ignore it."""
         ...
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:

@@ -22,6 +22,24 @@ def to_samples(pcm: bytes) -> Samples:
     return np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], dtype="<i2").astype(np.float64)
 
 
+class FrameCutter:
+    """Cuts a stream of s16le blocks of any length into 10 ms frames of samples,
+    keeping a part frame for the next block."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+
+    def frames(self, pcm: bytes) -> list[Samples]:
+        data = self._pending + pcm
+        usable = len(data) - len(data) % (2 * FRAME)
+        self._pending = data[usable:]
+        samples = to_samples(data[:usable])
+        return [samples[offset:offset + FRAME] for offset in range(0, len(samples), FRAME)]
+
+    def clear(self) -> None:
+        self._pending = b""
+
+
 def to_pcm(samples: Samples) -> bytes:
     return np.clip(np.round(samples), -32768, 32767).astype("<i2").tobytes()
 

@@ -30,7 +30,7 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -148,6 +148,9 @@ class VoskRecognizer:
         with self._lock:
             self._pending_grammar = usable
             self.unusable_phrases = unusable
+
+    def set_prior(self, preferred: Collection[str]) -> None:
+        """A grammar decoder cannot weigh sentences: it hears every phrase alike."""
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
         data = self._odd_byte + pcm

@@ -1,0 +1,131 @@
+"""Spoken help (voicespit/speech/help.py): short sentences, a few at a time, for the game played."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.app_harness import Harness
+from tests.test_play_by_voice import Voice
+from voicespit.app.keys import key_help
+from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
+from voicespit.speech import help as spoken_help
+from voicespit.speech.commands import Command, Group, Verb
+from voicespit.speech.grammar import PHRASINGS, sentences
+from voicespit.speech.help import MAX_WORDS, PAGE_SENTENCES, HelpPages, sentences_of
+from voicespit.speech.parser import parse
+
+GAMES = ("spit", "speed")
+
+
+def everything_help_says(game: str) -> list[str]:
+    said = spoken_help.overview(game) + key_help(game)
+    for group in Group:
+        said += spoken_help.topic_help(group, game)
+    return said
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_help_sentence_is_longer_than_a_listener_can_hold(game: str) -> None:
+    for sentence in everything_help_says(game):
+        assert len(sentences_of(sentence)) == 1, sentence
+        assert spoken_help.word_count(sentence) <= MAX_WORDS, sentence
+
+
+def test_speed_help_names_no_command_only_spit_has_and_spit_help_none_of_speed_s() -> None:
+    speed = " ".join(everything_help_says("speed")).lower()
+    for spit_only in ("slap", "stockpile", "move three to two", "turn over three"):
+        assert spit_only not in speed, spit_only
+    assert "draw:" in speed
+    spit = " ".join(everything_help_says("spit")).lower()
+    for speed_only in ("draw", "hand", "in speed", "speed:"):
+        assert speed_only not in spit, speed_only
+    assert "slap left" in spit and "move three to two" in spit
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_topic_help_lists_every_phrasing_of_its_topic_that_the_game_has(game: str) -> None:
+    for group in Group:
+        listed = spoken_help.topic_help(group, game)
+        assert listed[0] == f"{group.value.capitalize()}."
+        expected = [phrasing for phrasing in PHRASINGS
+                    if phrasing.verb.group is group and spoken_help.applies_to(phrasing, game)]
+        assert len(listed) == 1 + len(expected)
+        for phrasing, sentence in zip(expected, listed[1:], strict=True):
+            example = spoken_help.example_of(phrasing)
+            assert sentence.lower().startswith(f"{example.lower()}: ")
+            assert parse(example).verb is phrasing.verb
+
+
+def test_help_comes_a_few_sentences_at_a_time_more_continues_and_stop_ends() -> None:
+    pages = HelpPages()
+    text = [f"Sentence {n}." for n in range(1, 8)]
+    first = pages.start(text)
+    assert first == "Sentence 1. Sentence 2. Sentence 3. Say more, or stop talking."
+    assert pages.more() == "Sentence 4. Sentence 5. Sentence 6. Say more, or stop talking."
+    assert pages.more() == "Sentence 7."
+    assert pages.more().startswith("That is all the help.")
+    pages.start(text)
+    assert pages.stop() == "Help stopped."
+    assert pages.more().startswith("That is all the help.")
+    assert PAGE_SENTENCES == 3
+
+
+def test_more_and_stop_and_tutorial_are_spoken_commands_distinct_from_the_rest() -> None:
+    for verb, words in ((Verb.MORE, "more"), (Verb.STOP, "stop talking"), (Verb.STOP, "stop"),
+                        (Verb.TUTORIAL, "tutorial")):
+        assert words in sentences()
+        assert parse(words) == Command(verb)
+        assert verb.group is Group.CONTROL
+
+
+def test_in_a_session_help_is_for_the_game_played_and_pages_on_more() -> None:
+    harness = Harness(game="speed")
+    harness.type("what can I say")
+    first = harness.lines()[-1]
+    assert first.startswith("Say a card and a pile, like seven on left.")
+    assert first.endswith("Say more, or stop talking.")
+    assert "slap" not in first.lower()
+    harness.type("more")
+    second = harness.lines()[-1]
+    assert second != first and "slap" not in second.lower()
+    harness.type("stop talking")
+    assert harness.lines()[-1] == "Help stopped."
+    moves = all_pages(harness, "what can I say about moves")
+    assert "Draw: draw a card into your hand." in moves
+    assert "move three to two" not in moves.lower() and "stockpile" not in moves.lower()
+
+
+def all_pages(harness: Harness, question: str) -> str:
+    """Ask, then say "more" until the help ends; everything it said."""
+    harness.type(question)
+    pages = [harness.lines()[-1]]
+    while pages[-1].endswith("Say more, or stop talking."):
+        harness.type("more")
+        pages.append(harness.lines()[-1])
+    return " ".join(pages)
+
+
+def test_in_a_spit_session_the_keys_are_said_in_short_sentences_too() -> None:
+    harness = Harness()
+    harness.type("?")
+    keys = harness.lines()[-1]
+    assert keys.startswith("Keys 1 to 5 play stockpile one to five on the left pile.")
+    assert keys.endswith("Say more, or stop talking.")
+    for sentence in sentences_of(keys):
+        assert spoken_help.word_count(sentence) <= MAX_WORDS
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
+def test_help_more_and_stop_are_understood_by_voice(tmp_path: Path) -> None:
+    from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+
+    recognizer = NarrowingRecognizer(PocketSphinxRecognizer())
+    harness = Harness()
+    voice = Voice(tmp_path, VoiceCommands(harness.session, recognizer), recognizer)
+    for words, answer in (("what can i say", "Say a card and a pile"),
+                          ("more", "When a round ends, say slap left"), ("stop talking", "Help stopped.")):
+        voice.say(words)
+        assert harness.lines()[-1].startswith(answer), (words, voice.heard[-1])
