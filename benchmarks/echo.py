@@ -1,6 +1,6 @@
 """Listening while the game speaks: the room benchmark (see benchmarks/room.py).
 
-    python -m benchmarks.echo [--split report|tuning] [--recognizer pocketsphinx]
+    python -m benchmarks.echo [--split report|tuning] [--recognizer auto|pocketsphinx|...]
                               [--mode always --mode echo_guard ...] [--quick] [--json]
 
 For each room (reverberation time x delay x echo level) and listening mode:
@@ -127,6 +127,8 @@ class Job:
     canceller: str
     seconds: float | None
     commands: list[Utterance] = field(default_factory=list)
+    mask_echo: bool = True
+    """Let the recognizer hear only the player while the game plays (`speech/echo_mask.py`)."""
 
 
 @dataclass
@@ -208,7 +210,8 @@ def run(job: Job) -> Outcome:
                                     models_dir=PROJECT_ROOT / "models")
     results: list[Recognition] = []
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
-                        talk=None if job.mode == "unguarded" else talk)
+                        talk=None if job.mode == "unguarded" else talk,
+                        mask_echo=job.mask_echo)
     listener.start()
     listener.wait()
     score(outcome, placed, results, said_again, far, processing, clock_start, spans)
@@ -267,14 +270,15 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
         conditions = [RoomCondition(*(float(part) for part in room.split(",")))
                       for room in args.room]
     jobs = []
+    mask = not args.no_mask
     for mode in args.mode or ["always"]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
-                            args.narration_seconds))
+                            args.narration_seconds, mask_echo=mask))
             jobs.append(Job(condition, mode, True, args.split, args.recognizer, args.canceller,
-                            None, commands))
+                            None, commands, mask_echo=mask))
     jobs.append(Job(None, "always", True, args.split, args.recognizer, args.canceller, None,
-                    commands))
+                    commands, mask_echo=mask))
     return jobs
 
 
@@ -320,6 +324,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
                 cpu.append(busy.canceller_cpu)
     summary.update(
         recognizer=args.recognizer, canceller=args.canceller, split=args.split,
+        mask_echo=not args.no_mask,
         silent_accuracy=round(silent_accuracy, 4),
         false_commands=false_total,
         accuracy_ratio=round(min(ratios), 4) if ratios else None,
@@ -334,7 +339,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("report", "tuning"), default="report")
-    parser.add_argument("--recognizer", default="pocketsphinx")
+    parser.add_argument("--recognizer", default="auto", help="auto: the game's default (Whisper)")
     parser.add_argument("--canceller", default="webrtc",
                         help="webrtc (the game's), or a candidate: webrtc-ns, speex, apm")
     parser.add_argument("--mode", action="append", choices=MODES)
@@ -344,6 +349,8 @@ def main() -> None:
     parser.add_argument("--narration-seconds", type=float, default=None,
                         help="play only this much of the match (default: all of it)")
     parser.add_argument("--commands", type=int, default=None, help="use only this many")
+    parser.add_argument("--no-mask", action="store_true",
+                        help="let the recognizer hear the residual echo (the mask's baseline)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -10,11 +10,19 @@ from pathlib import Path
 import pytest
 
 from tests.app_harness import Harness
+from tests.conftest import REAL_VOICES
+from tests.test_listener import PacedSource
 from voicespit.app.listening import NO_CANCELLER, choose_listening
-from voicespit.app.voice import open_voice_input
+from voicespit.app.session import TALKED_OVER
+from voicespit.app.voice import VoiceInput, open_voice_input
 from voicespit.config import load_settings
-from voicespit.speech.echo import CancellerError, EchoCanceller, WebRtcCanceller
+from voicespit.speech.audio import read_wav
+from voicespit.speech.echo import CancellerError, EchoCanceller, EchoStage, WebRtcCanceller
 from voicespit.speech.far_end import PlaybackReference
+from voicespit.speech.gate import ListeningGate
+from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.whisper_model import WhisperModel
+from voicespit.speech.whisper_recognizer import WhisperRecognizer
 
 
 def no_canceller() -> EchoCanceller:
@@ -77,3 +85,32 @@ def test_the_game_says_it_when_the_canceller_library_is_missing_and_guards_inste
     assert voice.listener.echo is not None and voice.listener.echo.canceller is None
     assert voice.listener.talk is not None and voice.listener.talk.barge_in is None
     voice.stop()
+
+
+def said_over_by_the_game(whisper_model: WhisperModel, cut: bool) -> list[str]:
+    """A real "seven" with the echo guard on; with `cut`, the game starts speaking 0.15 s
+    into it (a cue), and is done before the word is."""
+    recording = REAL_VOICES / "7_theo_2.wav"
+    if not recording.is_file():
+        pytest.skip("needs the shared real voices")
+    word, _ = read_wav(recording)
+    silence = bytes(2 * SAMPLE_RATE)
+    onset = len(silence) / (2 * SAMPLE_RATE)
+    harness = Harness()
+    gate = ListeningGate("echo_guard", tail_ms=100)
+    if cut:
+        gate.speaking_started(onset + 0.15)
+        gate.speaking_finished(onset + 0.25)
+    source = PacedSource(silence + word + silence + silence, harness.clock)
+    voice = VoiceInput(source, WhisperRecognizer(whisper_model), gate, harness.session,
+                       harness.clock, echo=EchoStage(None, PlaybackReference(22_050)))
+    voice.start()
+    assert voice.listener.wait(60)
+    return harness.lines()
+
+
+def test_with_the_echo_guard_a_command_the_game_talked_over_is_never_lost_in_silence(
+        whisper_model: WhisperModel) -> None:
+    assert TALKED_OVER in said_over_by_the_game(whisper_model, cut=True)
+    # The same word with the game silent is simply heard: the answer is the cut's doing.
+    assert TALKED_OVER not in said_over_by_the_game(whisper_model, cut=False)
