@@ -275,10 +275,12 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
                             args.narration_seconds, mask_echo=mask))
-            jobs.append(Job(condition, mode, True, args.split, args.recognizer, args.canceller,
-                            None, commands, mask_echo=mask))
-    jobs.append(Job(None, "always", True, args.split, args.recognizer, args.canceller, None,
-                    commands, mask_echo=mask))
+            if not args.narration_only:
+                jobs.append(Job(condition, mode, True, args.split, args.recognizer,
+                                args.canceller, None, commands, mask_echo=mask))
+    if not args.narration_only:
+        jobs.append(Job(None, "always", True, args.split, args.recognizer, args.canceller,
+                        None, commands, mask_echo=mask))
     return jobs
 
 
@@ -288,7 +290,31 @@ def p95(values: list[float]) -> float | None:
     return float(np.percentile(values, 95))
 
 
+def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, object]:
+    """The table for --narration-only: what the game's own voice did, room by room."""
+    print("\n| mode | room | narration alone: false commands | barge-ins | say-again "
+          "| canceller CPU |")
+    print("|---|---|---:|---:|---:|---:|")
+    for o in outcomes:
+        print(f"| {o.mode} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
+              f"| {o.barge_ins} | {o.said_again} | {100 * o.canceller_cpu:.1f} % |")
+    always = [o for o in outcomes if o.mode == "always"]
+    summary: dict[str, object] = {}
+    summary.update(
+        recognizer=args.recognizer, canceller=args.canceller, split=args.split,
+        mask_echo=not args.no_mask,
+        false_commands=sum(o.false_commands for o in always),
+        false_barge_ins=sum(o.barge_ins for o in always),
+        cpu_share=round(statistics.median(o.canceller_cpu for o in always), 4)
+        if always else None,
+        outcomes=[{k: v for k, v in asdict(o).items() if k != "barge_latencies_ms"}
+                  for o in outcomes])
+    return summary
+
+
 def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, object]:
+    if args.narration_only:
+        return report_narration(outcomes, args)
     silent = next(o for o in outcomes if o.condition == "game silent")
     silent_accuracy = silent.correct / max(1, silent.commands)
     print(f"\nCommands with the game silent: accuracy {silent_accuracy:.3f} "
@@ -349,6 +375,8 @@ def main() -> None:
     parser.add_argument("--narration-seconds", type=float, default=None,
                         help="play only this much of the match (default: all of it)")
     parser.add_argument("--commands", type=int, default=None, help="use only this many")
+    parser.add_argument("--narration-only", action="store_true",
+                        help="only the game's narration with nobody speaking (false commands)")
     parser.add_argument("--no-mask", action="store_true",
                         help="let the recognizer hear the residual echo (the mask's baseline)")
     parser.add_argument("--workers", type=int, default=2)

@@ -21,6 +21,7 @@ from voicespit.speech.echo import EchoStage, open_canceller
 from voicespit.speech.echo_mask import EchoMask
 from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.room_tone import RoomTone
 
 BLOCK = 480
 
@@ -111,3 +112,35 @@ def test_audio_recorded_while_nothing_plays_passes_at_once() -> None:
     judged = mask.push(after, playing=False, talking=False)
     assert [j.heard for j in judged] == [False] * 5 + [True]
     assert judged[-1].block == after
+
+
+def real_noise() -> np.ndarray:
+    path = REAL_VOICES.parent.parent / "real-noise" / "exercise_bike.wav"
+    if not path.is_file():
+        pytest.skip("needs the shared real noise")
+    return np.frombuffer(read_wav(path)[0], dtype="<i2")
+
+
+def frame_levels(samples: np.ndarray) -> np.ndarray:
+    frames = samples[:len(samples) // 160 * 160].astype(np.float64).reshape(-1, 160)
+    return 10 * np.log10(np.mean(frames * frames, axis=1) / 32768.0**2 + 1e-12)
+
+
+def test_room_tone_tops_a_hushed_background_up_to_the_rooms_and_leaves_a_voice_alone() -> None:
+    noise = real_noise()
+    tone = RoomTone()
+    tone.learn(noise[:2 * SAMPLE_RATE])
+    assert tone.level_db is not None
+    hushed = (noise[2 * SAMPLE_RATE:4 * SAMPLE_RATE] * 0.3).astype(np.int16)  # -10 dB
+    filled = tone.fill(hushed)
+    assert np.median(frame_levels(hushed)) < tone.level_db - 8
+    assert abs(np.median(frame_levels(filled)) - tone.level_db) < 1.5
+    voice = player_saying("7_jackson_3.wav").astype(np.int16)
+    loud = frame_levels(voice) > tone.level_db + 10
+    np.testing.assert_array_equal(tone.fill(voice)[:len(loud) * 160].reshape(-1, 160)[loud],
+                                  voice[:len(loud) * 160].reshape(-1, 160)[loud])
+
+
+def test_before_the_room_has_been_heard_nothing_is_added() -> None:
+    hushed = (real_noise()[:SAMPLE_RATE] * 0.3).astype(np.int16)
+    np.testing.assert_array_equal(RoomTone().fill(hushed), hushed)

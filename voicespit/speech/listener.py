@@ -62,6 +62,7 @@ from voicespit.speech.echo_mask import EchoMask, Judged
 from voicespit.speech.fed_timeline import FedTimeline
 from voicespit.speech.gate import ListeningGate
 from voicespit.speech.recognizer import Recognition, Recognizer
+from voicespit.speech.room_tone import RoomTone
 
 _T = TypeVar("_T")
 
@@ -127,6 +128,8 @@ class Listener:
         watching = talk is not None and talk.barge_in is not None
         self.mask = EchoMask() if mask_echo and cancelling and watching else None
         """Keeps the canceller's residual echo from the recognizer (`echo_mask`)."""
+        self.room_tone = RoomTone()
+        """With the mask: the room's background kept under what the recognizer hears."""
         self.barge_ins = 0
         self.echo_seconds = 0.0
         """CPU seconds the echo canceller took on this thread (for the benchmark)."""
@@ -223,12 +226,18 @@ class Listener:
             self._hear(block, start)
             return
         talking = self.detector.talking or self._awaiting_answer
-        for judged in self.mask.push(block, self._is_game_audible(start), talking):
+        playing = self._is_game_audible(start)
+        if not playing and not talking:
+            self.room_tone.learn(np.frombuffer(block.pcm, dtype="<i2"))
+        for judged in self.mask.push(block, playing, talking):
             self._hear_judged(judged, offset)
 
     def _hear_judged(self, judged: Judged, offset: float) -> None:
         if judged.heard:
-            self._hear(judged.block, offset + judged.block.start)
+            block = judged.block
+            filled = self.room_tone.fill(np.frombuffer(block.pcm, dtype="<i2"))
+            self._hear(AudioBlock(filled.astype("<i2").tobytes(), block.start),
+                       offset + block.start)
         elif self._feeding:  # only the game's residual from here: what began was its own
             self._call_recognizer(self.recognizer.reset)
             self._feeding = False
