@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 import pytest
 
@@ -19,6 +20,7 @@ from voicespit.engine.invariants import same_state
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
+AnyState = TypeVar("AnyState", SpitState, SpeedState)
 
 
 def card(code: str) -> Card:
@@ -83,6 +85,15 @@ def speed_position(
     state.side_piles = [cards(left_side), cards(right_side)]
     state.middle = []
     state.phase = phase
+    return state
+
+
+def with_whole_deck(state: AnyState, pile: int = 0) -> AnyState:
+    """Put every card the position left out at the bottom of spit (or centre) pile
+    `pile`, so the table holds all 52 (for rules that gather or deal whole piles)."""
+    present = {card.index for card in state.all_cards()}
+    missing = [card for card in DECK if card.index not in present]
+    state.piles[pile][:0] = missing
     return state
 
 

@@ -26,7 +26,7 @@ PLAYTHROUGHS = {
     "spit-manual": ("spit", ("auto_turn_up=false", "auto_fill=false"), 3),
     "speed": ("speed", (), 3),
     "speed-side-piles-5": ("speed", ("side_pile_size=5",), 3),
-    "speed-points": ("speed", ("scoring=points", "target_score=20"), 3),
+    "speed-points": ("speed", ("scoring=points",), 3),
 }
 
 

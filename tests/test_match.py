@@ -86,18 +86,22 @@ def test_two_plays_racing_for_one_pile_one_lands_and_the_other_is_refused_too_la
 def test_a_play_that_lands_after_the_round_ended_is_too_late_for_that_reason() -> None:
     def one_card_from_going_out(state: State) -> bool:
         return isinstance(state, SpitState) and state.phase is Phase.PLAY and any(
-            state.stock_cards(player) == 1 and plays_onto(state, player, pile)
-            and plays_onto(state, 1 - player, other)
-            for player in (0, 1) for pile in (LEFT, RIGHT) for other in (LEFT, RIGHT))
+            state.stock_cards(player) == 1 and bool(state.spit_cards[player])
+            and plays_onto(state, player, pile)
+            and plays_onto(state, 1 - player, 1 - pile)
+            for player in (0, 1) for pile in (LEFT, RIGHT))
 
-    table = new_table(seed=1)
+    table = new_table(seed=3)
     table.play_until(one_card_from_going_out)
     state = table.state
     assert isinstance(state, SpitState)
-    out = next(player for player in (0, 1) if state.stock_cards(player) == 1
-               and state.legal_actions(player))
-    last = next(a for a in state.legal_actions(out) if isinstance(a, Play))
-    rival = next(a for a in state.legal_actions(1 - out) if isinstance(a, Play))
+    out, last = next((player, action) for player in (0, 1)
+                     if state.stock_cards(player) == 1 and state.spit_cards[player]
+                     for action in state.legal_actions(player)
+                     if isinstance(action, Play) and plays_onto(state, 1 - player, 1 - action.pile))
+    # The rival's card goes for the other pile: not beaten to it, just too late for play.
+    rival = next(a for a in state.legal_actions(1 - out)
+                 if isinstance(a, Play) and a.pile != last.pile)
     table.post(out, last)
     table.post(1 - out, rival)
     table.settle()

@@ -113,7 +113,7 @@ def pile_cues(demo: Heard, pan: float) -> list[Placed]:
 def test_cues_about_a_pile_are_clearly_louder_on_its_side(demo: Heard, pan: float, near: int,
                                                           far: int) -> None:
     cues = pile_cues(demo, pan)
-    assert len(cues) > 50
+    assert len(cues) > 20, "enough cues on each side for the median to mean something"
     ratios = []
     for cue in cues:
         sound = demo.span(cue)

@@ -15,6 +15,7 @@ from voicespit.engine.events import (
     CardSpat,
     CardTurnedUp,
     GameOver,
+    Redealt,
     RoundOver,
     ScoresChanged,
 )
@@ -141,6 +142,13 @@ def test_round_and_game_endings_have_their_own_cues() -> None:
     assert (lost.text, lost.cue) == ("Round over: opponent is out.", Cue.ROUND_LOST)
     over = one(narrator.narrate(GameOver(1, "P1 got rid of every card"), spit_state()))
     assert (over.text, over.cue, over.flush) == ("Game over: opponent wins.", Cue.GAME_OVER, True)
+
+
+def test_a_points_match_says_why_every_card_is_dealt_again() -> None:
+    mine = one(Narrator().narrate(Redealt(0), spit_state()))
+    theirs = one(Narrator().narrate(Redealt(1), spit_state()))
+    assert mine.text == "You have no cards left. All the cards are dealt again."
+    assert theirs.text == "Opponent has no cards left. All the cards are dealt again."
 
 
 def test_scores_are_said_from_your_side() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from tests.match_helpers import Table, new_table
-from voicespit.engine.events import CardPlayed, GameOver, PileSlapped, RoundOver
+from voicespit.engine import actions as act
+from voicespit.engine.events import CardPlayed, CardSpat, GameOver, PileSlapped, RoundOver
 from voicespit.engine.state import Phase
 from voicespit.intents import Control, ControlIntent
 from voicespit.match import MatchSettings
@@ -175,3 +176,17 @@ def test_the_opponent_is_refused_too_late_when_the_human_lands_first() -> None:
     too_late = [r for r in table.events(IntentRefused) if r.too_late and r.player == 1]
     assert too_late, "a hand on its way for half a second sometimes loses the race"
     assert all(r.reason.startswith("too late") for r in too_late)
+
+
+def test_with_auto_spit_off_the_opponent_says_spit_once_and_waits_for_the_player() -> None:
+    table, _ = table_with_opponent(seed=2, pace=1.0, spread=0.0, settings=MatchSettings(
+        auto_start=True, countdown_from=0, auto_spit=False))
+    table.play_until(lambda state: state.phase is Phase.STALEMATE)
+    stalled = len(table.log)
+    table.clock.advance(120)
+    said = acts_of(1, table.log[stalled:])
+    assert [s.event for s in said] == [PlayerReady(1)], "ready once; no second spit to refuse"
+    spat = len(table.events(CardSpat))
+    table.post(0, act.SPIT)
+    table.clock.advance(0.5)
+    assert len(table.events(CardSpat)) > spat, "the player's spit turns the cards at once"

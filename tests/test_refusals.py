@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.match_helpers import new_table
-from voicespit.engine.actions import Play
+from tests.positions import spit_position
+from voicespit.engine.actions import LEFT, Play
 from voicespit.engine.state import IllegalActionError, Phase
 from voicespit.refusals import refusal_for_action
 
@@ -26,3 +27,22 @@ def test_a_play_overtaken_by_the_end_of_play_says_why_in_one_phrase(phase: Phase
         now.apply(0, action)
     assert refusal_for_action(action, 0, refused.value.reason, now, before) == (
         action, said, True)
+
+
+@pytest.mark.parametrize(("theirs", "right", "ends_in"), [
+    (("7S", "", "", "", ""), "KH", Phase.ROUND_OVER),  # their last card
+    (("7S", "JS", "", "", ""), "5D", Phase.STALEMATE),  # and then nobody can play
+])
+def test_a_play_beaten_to_its_pile_says_the_new_top_even_when_that_card_ended_play(
+        theirs: tuple[str, ...], right: str, ends_in: Phase) -> None:
+    # The opponent's seven lands first: the player's seven lost the race for left,
+    # which is what they need to hear, not only that play is over.
+    before = spit_position(mine=("7H", "2C", "", "", ""), theirs=theirs, left="8H",
+                           right=right, my_spit="3D", their_spit="4D")
+    now = before.clone()
+    now.apply(1, Play(0, LEFT))
+    assert now.phase is ends_in
+    with pytest.raises(IllegalActionError) as refused:
+        now.apply(0, Play(0, LEFT))
+    assert refusal_for_action(Play(0, LEFT), 0, refused.value.reason, now, before) == (
+        Play(0, LEFT), "too late: left is now a seven", True)

@@ -22,6 +22,17 @@ def test_its_reactions_average_to_its_pace_misses_included() -> None:
     assert max(delays) > 2.5 * statistics.median(delays), "a missed card takes a while"
 
 
+def test_now_and_then_it_lapses_for_much_longer_on_top_of_its_pace() -> None:
+    table = new_table()
+    model = HumanModel(1.5, lapse_rate=0.1, lapse_seconds=20.0)
+    human = SimulatedHuman(table.match, model, random.Random(3))
+    delays = [human.reaction_delay(Phase.PLAY) for _ in range(20_000)]
+    noticed = [delay for delay in delays if delay < 10.0]
+    assert len(noticed) / len(delays) == pytest.approx(0.9, abs=0.01)
+    assert statistics.fmean(noticed) == pytest.approx(1.5, rel=0.03)
+    assert statistics.fmean(delays) == pytest.approx(1.5 + 0.1 * 20.0, rel=0.05)
+
+
 def test_it_says_commands_ahead_of_their_landing_but_never_longer_than_it_has() -> None:
     table = new_table()
     human = SimulatedHuman(table.match, HumanModel(2.0, command_seconds=0.8), random.Random(3))

@@ -146,23 +146,45 @@ def test_the_first_to_play_every_card_from_hand_and_draw_pile_wins() -> None:
     assert "game is over" in refused(state, 1, PlayCard(card("2S"), LEFT))
 
 
-def test_with_scoring_the_winner_scores_the_cards_the_other_still_holds() -> None:
-    rules = Rules.for_game("speed", ["scoring=points"])
-    state = speed_position(rules, my_hand="7C", their_hand="JD 2S", their_draw="3D 4D",
+def test_with_scoring_the_winner_scores_the_cards_left_in_the_opponents_draw_pile() -> None:
+    # The rule book's "stock" is the draw pile: the two cards in the opponent's hand
+    # do not count.
+    rules = Rules.for_game("speed", ["scoring=points", "target_score=10"])
+    state = speed_position(rules, my_hand="7C", their_hand="JD 2S", their_draw="3D 4D 6D",
                            left="8D", right="KC", left_side="3S", right_side="4S")
     events = state.apply(0, PlayCard(card("7C"), LEFT))
-    assert ScoresChanged((4, 0), (4, 0)) in events
+    assert ScoresChanged((3, 0), (3, 0)) in events
     assert state.round == 2 and state.phase is Phase.READY, "below the target: deal again"
     assert len({c.index for c in state.all_cards()}) == 52
+
+
+def test_with_scoring_a_blocked_deal_gives_its_winner_the_opponents_draw_pile() -> None:
+    rules = Rules.for_game("speed", ["scoring=points"])
+    state = speed_position(rules, my_hand="2H", their_hand="7D 7S 7H 7C 2S", their_draw="5H",
+                           left="9D 5C JC", right="4C KC", left_side="QC", right_side="JS",
+                           phase=Phase.STALEMATE)
+    events = state.apply(0, Spit())
+    assert ScoresChanged((1, 0), (1, 0)) in events
 
 
 def test_with_scoring_the_target_ends_the_match() -> None:
     rules = Rules.for_game("speed", ["scoring=points", "target_score=10"])
     state = speed_position(rules, my_hand="7C", their_hand="JD 2S", their_draw="3D 4D",
                            left="8D", right="KC", left_side="3S", right_side="4S")
-    state.scores = [7, 3]
+    state.scores = [8, 3]
     events = state.apply(0, PlayCard(card("7C"), LEFT))
     assert events[-1] == GameOver(0, "P0 reached 10 points")
+
+
+def test_turning_new_cards_is_refused_naming_the_move_still_possible() -> None:
+    rules = Rules.for_game("speed", ["auto_turn_up=false"])
+    state = speed_position(rules, my_hand="2H 3H", their_hand="JD", my_draw="5C",
+                           left="8D", right="KC", left_side="3S", right_side="4S")
+    assert refused(state, 0, Spit()) == "you can still draw"
+    assert refused(state, 1, Spit()) == "your opponent can still draw"
+    state = speed_position(rules, my_hand="7H 3H", their_hand="JD",
+                           left="8D", right="KC", left_side="3S", right_side="4S")
+    assert refused(state, 0, Spit()) == "you can still play your seven on left"
 
 
 def test_alternating_colours_apply_to_speed_too() -> None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.positions import card, cards, refused, spit_position, spit_rules
+from tests.positions import card, cards, refused, spit_position, spit_rules, with_whole_deck
 from voicespit.engine import (
     LEFT,
     RIGHT,
@@ -28,6 +28,7 @@ from voicespit.engine.events import (
     GameOver,
     LayoutDealt,
     PileTaken,
+    Redealt,
     RoundOver,
     RoundStarted,
     ScoresChanged,
@@ -207,7 +208,19 @@ def test_when_nobody_can_play_it_is_a_stalemate_and_both_spit() -> None:
 def test_nobody_may_spit_while_a_play_is_possible() -> None:
     state = spit_position(mine=("7H", "", "", "", ""), theirs=("JS", "", "", "", ""),
                           left="8H", right="4D", my_spit="9C", their_spit="5C")
-    assert "still play" in refused(state, 1, Spit())
+    assert refused(state, 1, Spit()) == "your opponent can still play"
+    assert refused(state, 0, Spit()) == "you can still play your seven on left"
+
+
+def test_spit_refused_with_the_conveniences_off_names_the_move_still_possible() -> None:
+    rules = spit_rules(auto_turn_up=False, auto_fill=False)
+    state = spit_position(rules, mine=("", "3C 9D", "2C 7H", "", ""),
+                          theirs=("JS", "", "", "", ""), left="5H", right="4D",
+                          face_down=[(0, 2)], my_spit="9C", their_spit="5C")
+    assert refused(state, 0, Spit()) == "you can still turn over stock three"
+    state.apply(0, TurnUp(2))
+    assert refused(state, 0, Spit()) == "you can still move stock two to stock one"
+    assert refused(state, 1, Spit()) == "your opponent can still move a card"
 
 
 def test_a_player_with_no_spit_cards_left_lets_the_other_spit_alone_onto_one_pile() -> None:
@@ -317,10 +330,20 @@ def test_the_player_without_spit_cards_who_clears_first_wins_the_game() -> None:
     state = spit_position(mine=("7H", "", "", "", ""), theirs=("JS", "2S", "", "", ""),
                           right="8D", their_spit="5C", only_pile=RIGHT)
     events = state.apply(0, Play(0, RIGHT))
-    assert PileTaken(0, None, 0) in events and PileTaken(1, RIGHT, 2) in events
     assert events[-1] == GameOver(0, "P0 got rid of every card")
+    assert not any(isinstance(event, PileTaken) for event in events), \
+        "the game is decided: nobody takes the pile back"
     assert state.winner == 0 and state.is_over
     assert refused(state, 1, Play(0, RIGHT)) == "the game is over"
+
+
+def test_out_of_every_card_wins_also_while_both_spit_piles_are_in_use() -> None:
+    state = spit_position(mine=("7H", "", "", "", ""), theirs=("JS", "2S", "", "", ""),
+                          left="8H", right="4D", my_spit="", their_spit="5C")
+    events = state.apply(0, Play(0, LEFT))
+    assert events[-1] == GameOver(0, "P0 got rid of every card")
+    assert state.winner == 0 and state.is_over, "no slap: nothing is left to take back"
+    assert refused(state, 1, Slap(RIGHT)) == "the game is over"
 
 
 def test_if_the_opponent_clears_first_they_take_nothing_and_the_game_goes_on() -> None:
@@ -331,6 +354,31 @@ def test_if_the_opponent_clears_first_they_take_nothing_and_the_game_goes_on() -
     assert PileTaken(0, RIGHT, 2) in events, "the short player takes the spit pile"
     assert not state.is_over and state.round == 2
     assert state.cards_held(0) == 4 and state.cards_held(1) == 2
+
+
+def test_a_slap_right_after_a_one_pile_round_says_why_there_is_no_slap() -> None:
+    state = with_whole_deck(spit_position(
+        mine=("7H", "2C", "", "", ""), theirs=("9S", "", "", "", ""),
+        right="8D", their_spit="5C 6C", only_pile=RIGHT), RIGHT)
+    state.apply(1, Play(0, RIGHT))
+    assert state.phase is Phase.READY
+    assert refused(state, 0, Slap(RIGHT)) == (
+        "there is no slap after a round with one spit pile: your opponent went out first, "
+        "so you took the pile")
+    assert refused(state, 1, Slap(LEFT)) == (
+        "there is no slap after a round with one spit pile: you went out first, "
+        "so your opponent took the pile")
+    state.apply(0, Spit())
+    assert refused(state, 0, Slap(RIGHT)) == "you can only slap when the round is over"
+
+
+def test_a_slap_after_a_blocked_one_pile_round_says_who_took_the_pile_and_why() -> None:
+    state = spit_position(mine=("7H", "QC", "", "", ""), theirs=("JS", "2S", "5D", "", ""),
+                          right="8D", only_pile=RIGHT)
+    state.apply(0, Play(0, RIGHT))
+    assert refused(state, 0, Slap(RIGHT)) == (
+        "there is no slap after a round with one spit pile: nobody could play, "
+        "so your opponent, with more cards left, took the pile")
 
 
 def test_a_one_pile_round_that_blocks_gives_the_pile_to_the_player_with_more_stockpile_cards() -> None:
@@ -359,6 +407,42 @@ def test_points_below_100_the_match_goes_on_with_a_slap() -> None:
                           left="8H", right="4D", my_spit="9C 3H", their_spit="5C")
     state.apply(0, Play(0, LEFT))
     assert state.scores == [2, 3] and state.phase is Phase.ROUND_OVER
+
+
+def test_points_out_of_every_card_below_100_scores_the_deal_and_deals_all_52_again() -> None:
+    rules = Rules.for_game("spit", ["scoring=points"])
+    state = with_whole_deck(spit_position(
+        rules, mine=("7H", "", "", "", ""), theirs=("JS", "2S", "", "", ""),
+        left="8H", right="4D", my_spit="", their_spit="5C"))
+    state.scores = [40, 60]
+    events = state.apply(0, Play(0, LEFT))
+    assert ScoresChanged((0, 3), (40, 63)) in events
+    assert Redealt(0) in events
+    assert events[-2:] == [LayoutDealt(0, (1, 2, 3, 4, 5), 11), LayoutDealt(1, (1, 2, 3, 4, 5), 11)]
+    assert not state.is_over and state.phase is Phase.READY and state.round == 2
+    assert state.scores == [40, 63]
+    assert sorted(c.index for c in state.all_cards()) == list(range(52))
+
+
+def test_points_out_of_every_card_in_a_one_pile_round_also_deals_again() -> None:
+    rules = Rules.for_game("spit", ["scoring=points"])
+    state = with_whole_deck(spit_position(
+        rules, mine=("7H", "", "", "", ""), theirs=("JS", "2S", "", "", ""),
+        right="8D", their_spit="5C", only_pile=RIGHT), RIGHT)
+    events = state.apply(0, Play(0, RIGHT))
+    assert ScoresChanged((0, 3), (0, 3)) in events and Redealt(0) in events
+    assert not state.is_over and state.round == 2
+    assert [state.cards_held(player) for player in (0, 1)] == [26, 26]
+
+
+def test_points_out_of_every_card_that_reaches_100_ends_the_match_on_the_lowest_score() -> None:
+    rules = Rules.for_game("spit", ["scoring=points"])
+    state = spit_position(rules, mine=("7H", "", "", "", ""), theirs=("JS", "2S", "", "", ""),
+                          left="8H", right="4D", my_spit="", their_spit="5C")
+    state.scores = [90, 98]
+    events = state.apply(0, Play(0, LEFT))
+    assert events[-1] == GameOver(0, "a score reached 100; the lowest score wins")
+    assert Redealt(0) not in events
 
 
 def test_points_a_tie_at_the_end_is_a_draw() -> None:
@@ -426,6 +510,26 @@ def test_the_match_ends_at_the_round_limit_with_fewer_cards_winning() -> None:
     assert events[-1] == GameOver(0, "the round limit of 1 was reached; fewer cards wins")
     assert sorted(c.index for c in state.all_cards()) == sorted(
         c.index for c in cards("9C 3H 4D JS 2S 8H 7H 5C"))
+
+
+def test_a_points_match_at_the_round_limit_is_won_by_the_lowest_score() -> None:
+    rules = spit_rules(scoring="points", max_rounds=1)
+    state = spit_position(rules, mine=("", "", "", "", ""),
+                          theirs=("JS", "2S", "", "", ""), left="8H 7H", right="4D",
+                          my_spit="9C 3H", their_spit="5C", phase=Phase.ROUND_OVER)
+    state.scores = [50, 10]
+    events = state.apply(0, Slap(RIGHT))
+    assert events[-1] == GameOver(1, "the round limit of 1 was reached; the lowest score wins")
+
+
+def test_a_slap_after_the_match_ended_says_the_game_is_over() -> None:
+    state = spit_position(spit_rules(max_rounds=1), mine=("", "", "", "", ""),
+                          theirs=("JS", "2S", "", "", ""), left="8H 7H", right="4D",
+                          my_spit="9C 3H", their_spit="5C", phase=Phase.ROUND_OVER)
+    state.apply(0, Slap(RIGHT))
+    assert state.is_over
+    assert refused(state, 1, Slap(RIGHT)) == "the game is over"
+    assert refused(state, 1, Slap(LEFT)) == "the game is over"
 
 
 def test_a_state_type_mismatch_is_refused() -> None:

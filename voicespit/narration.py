@@ -39,6 +39,7 @@ from voicespit.engine.events import (
     LayoutDealt,
     PileSlapped,
     PileTaken,
+    Redealt,
     RoundOver,
     RoundStarted,
     ScoresChanged,
@@ -174,6 +175,10 @@ class Narrator:
             case ScoresChanged(scores=scores):
                 mine, theirs = scores[self.seat], scores[1 - self.seat]
                 return [Announcement(f"Score: you {mine}, opponent {theirs}.", "score")]
+            case Redealt(player=player):
+                who = "You have" if player == self.seat else "Opponent has"
+                return [Announcement(f"{who} no cards left. All the cards are dealt again.",
+                                     "redeal", Priority.HIGH, about=player)]
             case GameOver(winner=winner):
                 return [self._game_over(winner)]
             case IntentRefused(player=player) if player == self.seat:

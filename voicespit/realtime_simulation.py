@@ -27,7 +27,7 @@ from voicespit.opponent.pace import Pace
 from voicespit.opponent.player import Opponent
 from voicespit.opponent.simulated_human import HumanModel, SimulatedHuman
 from voicespit.opponent.strategy import Strategy, sensible_choice
-from voicespit.reaction_meter import ReactionMeter
+from voicespit.reaction_meter import ReactionMeter, SampleListener
 from voicespit.refusals import is_beaten_to_a_pile
 from voicespit.simulation import SimulationResult
 
@@ -81,13 +81,19 @@ def play_realtime_game(rules: Rules, seed: int, game: int, human: HumanModel, pa
                        settings: MatchSettings | None = None, check: bool = False,
                        human_strategy: Strategy = sensible_choice,
                        opponent_strategy: Strategy = sensible_choice,
+                       on_sample: SampleListener | None = None,
                        ) -> tuple[Match, ReactionMeter, int]:
-    """One match to its end; returns the match, its meter and the contested plays."""
+    """One match to its end; returns the match, its meter and the contested plays.
+
+    `on_sample(player, seconds)` hears each measured play after the opponent's pace has.
+    """
     clock = FakeClock()
     match = Match(rules, clock, seed=f"voicespit:{seed}:{game}", settings=settings)
     meter = ReactionMeter(match)
     Opponent(match, pace, random.Random(f"opponent:{seed}:{game}"), meter=meter,
              strategy=opponent_strategy)
+    if on_sample is not None:
+        meter.on_sample(on_sample)
     SimulatedHuman(match, human, random.Random(f"human:{seed}:{game}"), strategy=human_strategy)
     contested = 0
 
@@ -100,6 +106,19 @@ def play_realtime_game(rules: Rules, seed: int, game: int, human: HumanModel, pa
     match.start()
     match.run_until_over()
     return match, meter, contested
+
+
+def pace_at_card(rules: Rules, seed: int, human: HumanModel, pace: Pace,
+                 card: int = 10) -> float | None:
+    """The opponent's seconds per card just after the human's `card`-th measured play
+    of one match (None if the match ended sooner)."""
+    seen: list[float] = []
+
+    def on_sample(player: int, seconds: float) -> None:
+        if player == HUMAN:
+            seen.append(pace.seconds_per_card)
+    play_realtime_game(rules, seed, 0, human, pace, on_sample=on_sample)
+    return seen[card - 1] if len(seen) >= card else None
 
 
 def simulate_realtime(rules: Rules, games: int, seed: int, human: HumanModel, pace: Pace, *,

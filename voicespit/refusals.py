@@ -36,7 +36,7 @@ def refusal_for_action(action: Action, player: int, reason: str, now: State,
             slapped = last_slap[1]
             return action, (f"{TOO_LATE}: your opponent slapped {PILE_NAMES[slapped]} first; "
                              f"you take {PILE_NAMES[1 - slapped]}"), True
-        return action, _too_late_reason(action, reason, now), True
+        return action, _too_late_reason(action, reason, now, before), True
     return action, reason, False
 
 
@@ -53,7 +53,7 @@ def refusal_for_resolver(resolver: Resolver, player: int, message: str, now: Sta
         except VoiceSpitError:
             guess = None
         if guess is not None and guess in before.legal_actions(player):
-            return guess, _too_late_reason(guess, message, now), True
+            return guess, _too_late_reason(guess, message, now, before), True
     return None, message, False
 
 
@@ -68,11 +68,12 @@ def _beaten_prefix(pile: int) -> str:
     return f"{TOO_LATE}: {PILE_NAMES[pile]} is now "
 
 
-def _too_late_reason(action: Action, reason: str, now: State) -> str:
+def _too_late_reason(action: Action, reason: str, now: State, before: State) -> str:
     phase = now.phase
-    if isinstance(action, Play | PlayCard) and phase is Phase.PLAY:
+    if isinstance(action, Play | PlayCard):
         top = now.pile_top(action.pile)
-        if top is not None:
+        # Beaten to the pile: say its new top, even when that card also ended play.
+        if top is not None and (phase is Phase.PLAY or top is not before.pile_top(action.pile)):
             return _beaten_prefix(action.pile) + with_article(top.rank)
     if phase is Phase.READY:
         return f"{TOO_LATE}: that round is over"  # not the engine's "say spit first"

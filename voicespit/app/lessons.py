@@ -17,6 +17,7 @@ from voicespit.match_events import IntentRefused
 from voicespit.speech.commands import Command, Verb
 from voicespit.speech.grammar import sample_phrases
 from voicespit.speech.help import as_said, said
+from voicespit.speech.parser import command_in
 
 PLAYER = 0
 
@@ -95,9 +96,12 @@ def why_refused(refused: IntentRefused, state: State) -> list[str]:
         return ["Cards go on the piles once the round has started."]
     if state.phase is not Phase.PLAY:
         return []
-    if isinstance(refused.action, act.Spit) or "spit" in refused.reason:
+    # What was asked, not the wording of the reason (which names the move still possible).
+    asked = command_in(refused.said)
+    verb = asked.verb if asked is not None else None
+    if isinstance(refused.action, act.Spit) or verb is Verb.SPIT:
         return ["Spit is only for when nobody can play."]
-    if isinstance(refused.action, act.Slap) or "slap" in refused.reason:
+    if isinstance(refused.action, act.Slap) or verb is Verb.SLAP:
         return ["You slap a pile only when the round is over."]
     return [f"{PILE_NAMES[pile].capitalize()} shows {with_article(top.rank)}: "
             f"{with_article((top.rank - 1) % RANK_COUNT)} or "

@@ -13,13 +13,10 @@ import random
 
 from voicespit.engine import actions as act
 from voicespit.engine.actions import Action
-from voicespit.engine.events import CardSpat, LayoutDealt, Stalemate
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.hearing import Perception
 from voicespit.intents import ActionIntent, State
 from voicespit.match import Match
-from voicespit.match_events import PlayerReady
 from voicespit.opponent.reacting import ReactingPlayer
 
 PLAYER = 0
@@ -60,18 +57,6 @@ class PatientOpponent(ReactingPlayer):
                  seconds_per_card: float = PATIENT_SECONDS) -> None:
         super().__init__(match, SEAT, kind_choice, rng)
         self.seconds_per_card = seconds_per_card
-        self._ready = False
-        """Said "spit" at this stalemate already (the match ignores a second one without a
-        word, and a player waiting for an answer that never comes would stall)."""
-        match.observe(self._note_readiness)
-
-    def _note_readiness(self, perception: Perception) -> None:
-        for stamped in perception.events:
-            event = stamped.event
-            if isinstance(event, PlayerReady) and event.player == self.seat:
-                self._ready = True
-            elif isinstance(event, Stalemate | LayoutDealt | CardSpat):
-                self._ready = False
 
     def reaction_delay(self, phase: Phase) -> float:
         # Ready for the spit at once: the player is the one learning to say it.
@@ -80,6 +65,4 @@ class PatientOpponent(ReactingPlayer):
     def decide(self, view: State) -> ActionIntent | None:
         if view.phase is Phase.ROUND_OVER or player_plays(view):
             return None  # the player's turn to learn; it waits for the next change
-        if view.phase is Phase.STALEMATE and self._ready:
-            return None
         return super().decide(view)

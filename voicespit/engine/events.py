@@ -175,6 +175,17 @@ class ScoresChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class Redealt:
+    """Spit, points match: `player` got rid of every card before anyone reached the
+    target, so all 52 cards are shuffled and dealt again, 26 each (the layouts follow)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} is out of cards: all 52 dealt again"
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver:
     """The match is over. `winner` is None for a draw."""
 
@@ -189,5 +200,5 @@ class GameOver:
 Event = (
     CardPlayed | CardTurnedUp | CardMoved | CardDrawn | Stalemate | CardSpat | RoundStarted
     | RoundOver | PileSlapped | PileTaken | LayoutDealt | SidePilesRebuilt | ScoresChanged
-    | GameOver
+    | Redealt | GameOver
 )

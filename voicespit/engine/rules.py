@@ -41,15 +41,17 @@ class Rules:
     side_pile_size: int = 10
     """Speed: cards in each side pile (10, or 5 with 20 cards per player)."""
     target_score: int = 100
-    """The score that ends a points match (Spit: 100 by the rule book; Speed: see for_game)."""
+    """The score that ends a points match (Spit: 100 by the rule book; Speed:
+    `SPEED_TARGET_SCORE`)."""
     auto_turn_up: bool = True
     """Spit: turn up a stockpile's next card by itself after a play. Speed: draw by itself."""
     auto_fill: bool = True
     """Spit: fill an empty stockpile slot by itself when that uncovers a card."""
     max_rounds: int = 1000
     """The loop guard across rounds: after this many rounds the player holding
-    fewer cards wins. Random play ends a standard match in tens of rounds, so it
-    only ever stops a pathological match."""
+    fewer cards wins (in a points match the better score: lowest in Spit, highest in
+    Speed). Random play ends a match in tens of rounds, so it only ever stops a
+    pathological match."""
 
     def __post_init__(self) -> None:
         # Precomputed so the hot path is one tuple lookup, not rank arithmetic.
@@ -120,8 +122,12 @@ class Rules:
     """accepts[top.index][card.index]: may `card` be played on `top`."""
 
 
-SPEED_TARGET_SCORE: Final = 50
-"""RULES.md leaves Speed's target open; a deal scores 5-20, so 50 is three to six deals."""
+SPEED_TARGET_SCORE: Final = 2
+"""RULES.md leaves Speed's target open. A deal scores the cards left in the loser's draw
+pile, and a player who has played ten cards has drawn it all, so most deals score
+nothing: against the adaptive opponent 8-18% of deals score, 0.2-0.6 points a deal on
+average (`python -m benchmarks.speed_points`). A match to 2 lasts about 5-16 deals
+(median), as long as a points match of Spit; to 50 it would be a hundred deals or more."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +155,8 @@ VARIANTS: Final[dict[str, _VariantSpec]] = {
     "alternating_colours": _VariantSpec(("spit", "speed"), ("true", "false")),
     "scoring": _VariantSpec(("spit", "speed"), ("standard", "points")),
     "side_pile_size": _VariantSpec(("speed",), ("10", "5")),
-    "target_score": _VariantSpec(("spit", "speed"), tuple(str(n) for n in (10, 20, 30, 50, 100))),
+    "target_score": _VariantSpec(("spit", "speed"),
+                                 tuple(str(n) for n in (1, 2, 3, 5, 10, 20, 30, 50, 100))),
     "auto_turn_up": _VariantSpec(("spit", "speed"), ("true", "false")),
     "auto_fill": _VariantSpec(("spit",), ("true", "false")),
 }

@@ -14,9 +14,12 @@ Choices where RULES.md is silent:
   tie is a drawn deal). This is also why a deal always ends: every other
   stalemate turns up a card that somebody can play within a bounded number of
   turns.
-- Scoring (`scoring=points`): the winner of a deal scores one point per card in
-  the opponent's hand and draw pile; deals continue until a player reaches
-  `target_score`. Without scoring, one deal is the match.
+- Scoring (`scoring=points`): the winner of a deal scores one point per card
+  left in the opponent's draw pile (RULES.md: the rule book's "stock"; the hand
+  does not count), also when they won a blocked deal by holding fewer cards;
+  deals continue until a player reaches `target_score`. Without scoring, one
+  deal is the match. See `SPEED_TARGET_SCORE` for what a deal scores.
+- Asking for new cards while a move is left is refused naming that move.
 """
 
 from __future__ import annotations
@@ -40,11 +43,16 @@ from voicespit.engine.events import (
     SidePilesRebuilt,
     Stalemate,
 )
+from voicespit.engine.reasons import still_possible
 from voicespit.engine.rules import Rules
 from voicespit.engine.state import IllegalActionError, Phase, copy_rng
 
 HAND_SIZE = 5
 OTHER = (1, 0)
+
+
+def _card_of(player: int, action: Action) -> Card | None:
+    return action.card if type(action) is act.PlayCard else None
 
 
 class SpeedState:
@@ -94,10 +102,12 @@ class SpeedState:
             cards.extend(self.piles[player])
         return cards
 
-    def clone(self) -> SpeedState:
+    def clone(self, rng: random.Random | None = None) -> SpeedState:
+        """An independent copy; its shuffle generator is `rng`, or by default a copy of
+        this one's in the same state (copying it is most of the cost of a clone)."""
         other = SpeedState.__new__(SpeedState)
         other.__dict__.update(self.__dict__)
-        other.rng = copy_rng(self.rng)
+        other.rng = copy_rng(self.rng) if rng is None else rng
         other.scores = list(self.scores)
         other.hands = [list(cards) for cards in self.hands]
         other.draw_piles = [list(cards) for cards in self.draw_piles]
@@ -152,7 +162,7 @@ class SpeedState:
             if self.phase is Phase.READY or self.phase is Phase.STALEMATE:
                 return self._spit()
             if self.phase is Phase.PLAY:
-                raise IllegalActionError("you can't turn new cards while someone can still play")
+                raise IllegalActionError(still_possible(self.legal_actions, player, _card_of))
             raise IllegalActionError("the game is over")
         raise IllegalActionError(f"{action} is not a move in Speed")
 
@@ -274,7 +284,7 @@ class SpeedState:
             return
         if winner is not None:
             gained = [0, 0]
-            gained[winner] = self.cards_held(OTHER[winner])
+            gained[winner] = len(self.draw_piles[OTHER[winner]])
             self.scores[winner] += gained[winner]
             events.append(ScoresChanged((gained[0], gained[1]), (self.scores[0], self.scores[1])))
         target = self.rules.target_score

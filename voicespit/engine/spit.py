@@ -1,5 +1,7 @@
 """The rules of Spit, as a state that lists legal actions and applies one.
 
+The play is here; the table, the end of a round and the deal are in spit_table.py.
+
 Choices where RULES.md is silent (each follows the common game or keeps it finite):
 
 - Each player's *own* spit pile is the pile on their side: seat 0 spits onto
@@ -17,118 +19,54 @@ Choices where RULES.md is silent (each follows the common game or keeps it finit
   stockpiles), only the other player's own pile is used and nobody slaps: the
   player who clears first takes nothing from the centre and the other takes the
   pile. If play is blocked instead, the pile goes to the player with more
-  stockpile cards left, or on a tie to the player without spit cards.
+  stockpile cards left, or on a tie to the player without spit cards. A slap
+  before the next spit is refused with why there was no slap and who took the pile.
 - With `slap=false`, the first out chooses. If play was blocked, the player with
   fewer stockpile cards chooses; on a tie each takes the pile on their own side.
-- A player left holding no cards at all after the piles are taken has won; in
-  the points match the match then ends and the lowest score wins.
+- A player who plays their last stockpile card with no spit cards left has got
+  rid of every card (RULES.md), with one pile in use or two. Nobody slaps: the
+  game is decided, and nobody takes a pile back. In the points match that deal
+  is scored and, below the target, every card is gathered, shuffled and dealt
+  again, half each (26 in a whole deck); the re-deal is a new round.
 - Points: a tie at the end of the points match is a draw.
-- `max_rounds` guards the match: past it, the player holding fewer cards wins.
+- `max_rounds` guards the match: past it, the player holding fewer cards wins;
+  in the points match the lowest score wins, as it does at the target.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES, Action
-from voicespit.engine.cards import DECK, Card
+from voicespit.engine.cards import Card
 from voicespit.engine.events import (
     CardMoved,
     CardPlayed,
     CardSpat,
     CardTurnedUp,
     Event,
-    GameOver,
-    LayoutDealt,
-    PileSlapped,
-    PileTaken,
-    RoundOver,
     RoundStarted,
-    ScoresChanged,
     Stalemate,
 )
-from voicespit.engine.rules import Rules
+from voicespit.engine.reasons import still_possible
+from voicespit.engine.spit_table import SpitTable
 from voicespit.engine.state import IllegalActionError, Phase, copy_rng
 
-OTHER = (1, 0)
 
+class SpitState(SpitTable):
+    """A whole Spit match: layouts, spit cards, spit piles, rounds and the winner.
 
-class SpitState:
-    """A whole Spit match: layouts, spit cards, spit piles, rounds and the winner."""
+    `SpitState(rules, rng)` deals a new match (see `SpitTable`); this class adds
+    the play: the legal actions and applying one.
+    """
 
-    def __init__(self, rules: Rules, rng: random.Random) -> None:
-        """Deal a new match: shuffle with `rng` and give each player 26 cards."""
-        self.rules = rules
-        self.rng = rng
-        self.phase = Phase.READY
-        self.round = 1
-        self.scores = [0, 0]
-        self.winner: int | None = None
-        self.game_over_reason = ""
-        self.stocks: list[list[list[Card]]] = [[], []]
-        """stocks[player][slot]: bottom .. top. Only the top card can be face up."""
-        self.face_up: list[list[bool]] = [[], []]
-        """face_up[player][slot]: whether that stockpile's top card is face up."""
-        self.spit_cards: list[list[Card]] = [[], []]
-        """Each player's face-down spit cards; the next one is last."""
-        self.piles: list[list[Card]] = [[], []]
-        """The two spit piles, left and right; the top is last."""
-        self.only_pile: int | None = None
-        """In a round where a player has no spit cards, the one pile in use."""
-        self.first_out: int | None = None
-        self.last_slap: tuple[int, int] | None = None
-        self.deal_events: list[Event] = []
-        """The events of the first deal (a new state has not returned them yet)."""
-        deck = list(DECK)
-        rng.shuffle(deck)
-        self.deal_events = self._deal(deck[:26], deck[26:])
-
-    # ------------------------------------------------------------------ reading
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
-    def piles_in_use(self) -> Sequence[int]:
-        return (0, 1) if self.only_pile is None else (self.only_pile,)
-
-    def pile_top(self, pile: int) -> Card | None:
-        cards = self.piles[pile]
-        return cards[-1] if cards else None
-
-    def stock_top(self, player: int, slot: int) -> Card | None:
-        """The face-up top of a stockpile; None when it is empty or face down."""
-        if slot >= len(self.stocks[player]):
-            return None
-        cards = self.stocks[player][slot]
-        return cards[-1] if cards and self.face_up[player][slot] else None
-
-    def stock_sizes(self, player: int) -> list[int]:
-        return [len(cards) for cards in self.stocks[player]]
-
-    def stock_cards(self, player: int) -> int:
-        return sum(len(cards) for cards in self.stocks[player])
-
-    def cards_held(self, player: int) -> int:
-        return self.stock_cards(player) + len(self.spit_cards[player])
-
-    def all_cards(self) -> list[Card]:
-        cards: list[Card] = []
-        for player in (0, 1):
-            for stock in self.stocks[player]:
-                cards.extend(stock)
-            cards.extend(self.spit_cards[player])
-        for pile in self.piles:
-            cards.extend(pile)
-        return cards
-
-    def clone(self) -> SpitState:
+    def clone(self, rng: random.Random | None = None) -> SpitState:
+        """An independent copy; its shuffle generator is `rng`, or by default a copy of
+        this one's in the same state (copying it is most of the cost of a clone)."""
         other = SpitState.__new__(SpitState)
         other.__dict__.update(self.__dict__)
-        other.rng = copy_rng(self.rng)
+        other.rng = copy_rng(self.rng) if rng is None else rng
         other.scores = list(self.scores)
         other.stocks = [[list(s) for s in stocks] for stocks in self.stocks]
         other.face_up = [list(flags) for flags in self.face_up]
@@ -216,7 +154,7 @@ class SpitState:
         if type(action) is act.Spit:
             if phase is Phase.READY or phase is Phase.STALEMATE:
                 return self._spit()
-            raise IllegalActionError(self._why_not_spit())
+            raise IllegalActionError(self._why_not_spit(player))
         if type(action) is act.Slap:
             return self._slap(player, action.pile)
         if type(action) is act.ChoosePile:
@@ -240,12 +178,15 @@ class SpitState:
             return "the round is over: slap the smaller pile"
         return "the round is over: the pile is being chosen"
 
-    def _why_not_spit(self) -> str:
+    def _why_not_spit(self, player: int) -> str:
         if self.phase is Phase.PLAY:
-            return "you can't spit while someone can still play"
+            return still_possible(self.legal_actions, player, self._card_of)
         if self.phase is Phase.ROUND_OVER:
             return self._round_over_hint()
         return "the game is over"
+
+    def _card_of(self, player: int, action: Action) -> Card | None:
+        return self.stock_top(player, action.stock) if type(action) is act.Play else None
 
     def _check_slot(self, player: int, slot: int) -> list[Card]:
         stocks = self.stocks[player]
@@ -364,7 +305,7 @@ class SpitState:
     def _spit(self) -> list[Event]:
         events: list[Event] = []
         if self.phase is Phase.READY:
-            self.last_slap = None
+            self.last_slap = self.one_pile_settled = None
             events.append(RoundStarted(self.round))
         for player in (0, 1):
             spit_cards = self.spit_cards[player]
@@ -375,167 +316,3 @@ class SpitState:
         self._check_stalemate(events)
         return events
 
-    # -------------------------------------------------------------- round end
-
-    def _end_round(self, end: str, events: list[Event]) -> None:
-        first_out = self.first_out
-        if end == "cleared":
-            reason = f"P{first_out} played every stockpile card"
-            assert first_out is not None
-            events.append(RoundOver(self.round, "cleared", first_out, reason))
-        else:
-            events.append(RoundOver(self.round, "blocked", None,
-                                    "nobody can play and nobody has spit cards left"))
-        if self.rules.scoring == "points":
-            gained = (self.cards_held(0), self.cards_held(1))
-            self.scores = [self.scores[0] + gained[0], self.scores[1] + gained[1]]
-            events.append(ScoresChanged(gained, (self.scores[0], self.scores[1])))
-            if max(self.scores) >= self.rules.target_score:
-                self._finish_on_points(
-                    f"a score reached {self.rules.target_score}", events)
-                return
-        if self.only_pile is not None:
-            self._settle_one_pile(events)
-            return
-        self.phase = Phase.ROUND_OVER
-        if not self.rules.slap and self.chooser is None:
-            # Blocked with a tie and nobody to choose: each takes their own side.
-            self._take_piles({0: 0, 1: 1}, events)
-
-    @property
-    def chooser(self) -> int | None:
-        """With `slap=false`: who chooses a pile at the end of this round (None: nobody,
-        each takes their own side)."""
-        if self.first_out is not None:
-            return self.first_out
-        left = (self.stock_cards(0), self.stock_cards(1))
-        if left[0] == left[1]:
-            return None
-        return 0 if left[0] < left[1] else 1
-
-    def _settle_one_pile(self, events: list[Event]) -> None:
-        pile = self.only_pile
-        assert pile is not None
-        short = OTHER[pile]
-        if self.first_out is not None:
-            taker = OTHER[self.first_out]
-        else:
-            left = (self.stock_cards(0), self.stock_cards(1))
-            taker = short if left[0] == left[1] else (0 if left[0] > left[1] else 1)
-        self._take_piles({taker: pile, OTHER[taker]: None}, events)
-
-    def _slap(self, player: int, pile: int) -> list[Event]:
-        if pile not in (0, 1):
-            raise IllegalActionError(f"there is no pile {pile}")
-        if self.phase is not Phase.ROUND_OVER:
-            if self.last_slap is not None and self.phase is not Phase.PLAY:
-                slapper, slapped = self.last_slap
-                if slapper != player:
-                    mine = PILE_NAMES[OTHER[slapped]]
-                    if pile == slapped:
-                        raise IllegalActionError(
-                            f"too late: your opponent slapped {PILE_NAMES[slapped]} first; "
-                            f"you take {mine}")
-                    raise IllegalActionError(
-                        f"your opponent slapped {PILE_NAMES[slapped]}; you take {mine}")
-            if self.phase is Phase.GAME_OVER:
-                raise IllegalActionError("the game is over")
-            raise IllegalActionError("you can only slap when the round is over")
-        if not self.rules.slap:
-            raise IllegalActionError("no slapping in this game: the first out chooses a pile")
-        events: list[Event] = [PileSlapped(player, pile)]
-        self.last_slap = (player, pile)
-        self._take_piles({player: pile, OTHER[player]: OTHER[pile]}, events)
-        return events
-
-    def _choose(self, player: int, pile: int) -> list[Event]:
-        if pile not in (0, 1):
-            raise IllegalActionError(f"there is no pile {pile}")
-        if self.phase is not Phase.ROUND_OVER:
-            raise IllegalActionError("you can only choose a pile when the round is over")
-        if self.rules.slap:
-            raise IllegalActionError("slap a pile instead: the first to slap takes it")
-        if player != self.chooser:
-            raise IllegalActionError("your opponent chooses the pile this round")
-        events: list[Event] = [PileSlapped(player, pile)]
-        self._take_piles({player: pile, OTHER[player]: OTHER[pile]}, events)
-        return events
-
-    def _take_piles(self, taken: dict[int, int | None], events: list[Event]) -> None:
-        """Each player gathers a pile (or nothing) with their own cards and deals anew."""
-        hands: list[list[Card]] = [[], []]
-        for player in (0, 1):
-            pile = taken[player]
-            gathered = self.piles[pile] if pile is not None else []
-            events.append(PileTaken(player, pile, len(gathered)))
-            hand = hands[player]
-            hand.extend(gathered)
-            hand.extend(self.spit_cards[player])
-            for stock in self.stocks[player]:
-                hand.extend(stock)
-        self.piles = [[], []]
-        empty = [player for player in (0, 1) if not hands[player]]
-        if empty:
-            winner = empty[0]
-            if self.rules.scoring == "points":
-                self._finish_on_points(f"P{winner} has no cards left", events, hands)
-            else:
-                self._finish(winner, f"P{winner} got rid of every card", events,
-                             hands)
-            return
-        if self.round >= self.rules.max_rounds:
-            counts = (len(hands[0]), len(hands[1]))
-            winner_or_none = None if counts[0] == counts[1] else (0 if counts[0] < counts[1] else 1)
-            self._finish(winner_or_none,
-                         f"the round limit of {self.rules.max_rounds} was reached; "
-                         "fewer cards wins", events, hands)
-            return
-        self.round += 1
-        for hand in hands:
-            self.rng.shuffle(hand)
-        events.extend(self._deal(hands[0], hands[1]))
-
-    def _finish_on_points(self, why: str, events: list[Event],
-                          hands: list[list[Card]] | None = None) -> None:
-        low = min(self.scores)
-        winners = [player for player in (0, 1) if self.scores[player] == low]
-        winner = winners[0] if len(winners) == 1 else None
-        self._finish(winner, f"{why}; the lowest score wins", events, hands)
-
-    def _finish(self, winner: int | None, reason: str, events: list[Event],
-                hands: list[list[Card]] | None) -> None:
-        if hands is not None:
-            # Keep all 52 cards visible to all_cards(): park them as spit cards.
-            self.stocks = [[], []]
-            self.face_up = [[], []]
-            self.spit_cards = hands
-        self.winner = winner
-        self.game_over_reason = reason
-        self.phase = Phase.GAME_OVER
-        events.append(GameOver(winner, reason))
-
-    # ------------------------------------------------------------------- deal
-
-    def _deal(self, cards_0: list[Card], cards_1: list[Card]) -> list[Event]:
-        """Lay out stockpiles in the traditional order; the rest are spit cards."""
-        events: list[Event] = []
-        count = self.rules.stockpiles
-        for player, cards in enumerate((cards_0, cards_1)):
-            stocks: list[list[Card]] = [[] for _ in range(count)]
-            position = 0
-            for first in range(count):
-                for slot in range(first, count):
-                    if position < len(cards):
-                        stocks[slot].append(cards[position])
-                        position += 1
-            self.stocks[player] = stocks
-            self.face_up[player] = [bool(stock) for stock in stocks]
-            self.spit_cards[player] = list(cards[position:])
-            events.append(LayoutDealt(player, tuple(len(s) for s in stocks),
-                                      len(self.spit_cards[player])))
-        shorts = [player for player in (0, 1) if not self.spit_cards[player]]
-        # A player with no spit cards spits nothing: only the other's pile is used.
-        self.only_pile = OTHER[shorts[0]] if len(shorts) == 1 else None
-        self.first_out = None
-        self.phase = Phase.READY
-        return events

@@ -68,8 +68,9 @@ class GameState(Protocol):
         """Apply the action, or raise IllegalActionError and change nothing."""
         ...
 
-    def clone(self) -> GameState:
-        """An independent copy (including the shuffle generator's state)."""
+    def clone(self, rng: random.Random | None = None) -> GameState:
+        """An independent copy, including the shuffle generator's state (or with `rng`
+        as its generator, for a trial whose shuffles do not matter)."""
         ...
 
     def all_cards(self) -> list[Card]:

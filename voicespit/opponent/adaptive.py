@@ -2,11 +2,18 @@
 
 Two slow-moving parts multiply into the opponent's seconds per card:
 
-- the human's pace: a running mean of their measured reaction times (the
-  plain mean over the first plays, then an exponential average over roughly
-  the last `pace_memory` plays); a single very slow play is clipped to four
-  times the current estimate so a coffee break does not halve the opponent's
-  speed;
+- the human's pace: the mean of their last `pace_memory` measured reaction
+  times (15: it meets a new player within their first few cards and follows
+  one who speeds up or tires within a match), leaving out *lapses*, plays
+  slower than `lapse_cap` times the median of those times: a card that went
+  unnoticed for half a minute says nothing about how fast the player answers
+  the cards they hear. The median makes this hold from the first plays on, so
+  one lapse among the first plays no longer sets the pace for the rest of the
+  match (the issue measured 4.2 s a card against a player answering in 1.5 s).
+  A player who really slows down is followed once they are slow for half the
+  window (the median moves); a slowdown of less than `lapse_cap` at once.
+  Before the first play the pace is `initial_seconds` (the default, or the
+  profile's);
 - a ratio steered by results. After every round the opponent reports its
   *outlook*, its chance of winning the game as the table now stands (in Spit
   the human's share of the cards; at the game's end 1 or 0). The ratio's log
@@ -25,6 +32,8 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
+from collections import deque
 
 from voicespit.opponent.pace import DEFAULT_SPREAD, STEP, reaction_delay
 
@@ -38,7 +47,8 @@ class AdaptivePace:
 
     def __init__(self, target_win_rate: float = 0.5, *, initial_seconds: float = 3.0,
                  floor: float = 0.5, ceiling: float = 15.0, spread: float = DEFAULT_SPREAD,
-                 pace_memory: int = 40, result_step: float = 0.15) -> None:
+                 pace_memory: int = 15, lapse_cap: float = 3.0,
+                 result_step: float = 0.15) -> None:
         if not 0.0 < target_win_rate < 1.0:
             raise ValueError("the target win rate must be between 0 and 1")
         if not 0.0 < floor <= initial_seconds <= ceiling:
@@ -48,10 +58,10 @@ class AdaptivePace:
         self.ceiling = ceiling
         self.spread = spread
         self._initial = initial_seconds
-        self._memory = pace_memory
+        self._recent: deque[float] = deque(maxlen=pace_memory)
+        self._lapse_cap = lapse_cap
         self._step = result_step
         self._human: float | None = None
-        self._human_samples = 0
         self._log_ratio = 0.0
         self._outlook = 0.5
 
@@ -78,15 +88,13 @@ class AdaptivePace:
         return reaction_delay(self.seconds_per_card, self.spread, rng)
 
     def observe_reaction(self, seconds: float) -> None:
-        if self._human is None:
-            self._human = seconds
-            self._human_samples = 1
-            return
-        seconds = min(seconds, 4 * self._human)
-        self._human_samples += 1
-        weight = max(1 / self._human_samples, 1 / self._memory)
-        self._human += weight * (seconds - self._human)
-        self._unwind()
+        recent = self._recent
+        recent.append(seconds)
+        cap = self._lapse_cap * statistics.median(recent)
+        # No unwinding here: the limits bind the product, and a lapse moving the
+        # human's pace for a moment must not cut the ratio the results have set.
+        noticed = [value for value in recent if value <= cap]
+        self._human = sum(noticed) / len(noticed)
 
     def start_game(self) -> None:
         self._outlook = 0.5

@@ -27,12 +27,14 @@ from voicespit.engine.events import (
     CardDrawn,
     CardMoved,
     CardPlayed,
+    CardSpat,
     CardTurnedUp,
     GameOver,
     LayoutDealt,
     PileSlapped,
     RoundOver,
     RoundStarted,
+    Stalemate,
 )
 from voicespit.engine.state import Phase
 from voicespit.hearing import Perception
@@ -66,6 +68,9 @@ class ReactingPlayer:
         self._reaching_for: set[int] = set()
         """The cards playable when the current reaction started: the ones it is about."""
         self._slap_closes_at: float | None = None
+        self._said_spit = False
+        """Said "spit" at this stalemate already: the match refuses a second one ("you are
+        ready"), so saying it again would only repeat the refusal while the other waits."""
         match.observe(self._on_perception)
 
     # ----------------------------------------------------- for subclasses
@@ -107,6 +112,10 @@ class ReactingPlayer:
                 self._slap_closes_at = None
             elif isinstance(event, SlapWindowOpened):
                 self._slap_closes_at = event.closes_at
+            if isinstance(event, PlayerReady) and event.player == self.seat:
+                self._said_spit = True
+            elif isinstance(event, Stalemate | LayoutDealt | CardSpat):
+                self._said_spit = False
             if self._awaiting is not None and (
                     isinstance(event, _MOOT_AFTER)
                     or (isinstance(event, _OWN_RESULTS) and event.player == self.seat)):
@@ -129,8 +138,8 @@ class ReactingPlayer:
                 self._ready_round = view.round
                 self._plan = self.match.clock.call_later(self.ready_delay(), self._say_ready)
             return
-        if phase is Phase.STALEMATE and self.match.settings.auto_spit:
-            return  # the match counts down and spits by itself
+        if phase is Phase.STALEMATE and (self.match.settings.auto_spit or self._said_spit):
+            return  # the match counts down and spits by itself, or waits for the other
         if phase is Phase.GAME_OVER or not view.legal_actions(self.seat):
             return
         delay = self.reaction_delay(phase)

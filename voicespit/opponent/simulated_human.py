@@ -8,6 +8,10 @@ table the same way. Its model:
   (`spread` as for the opponent's pace);
 - `miss_rate`: the chance a chance goes unnoticed for one more reaction time
   (the base reaction is shortened so the mean stays `seconds_per_card`);
+- `lapse_rate`: the chance a card goes unnoticed for much longer, about
+  `lapse_seconds` more (a card nobody named, the doorbell). Lapses come on top
+  of `seconds_per_card`, which stays the pace of the cards the player notices:
+  what a player means by "I answer in about a second and a half";
 - `wrong_rate`: the chance a command is wrong (a card named onto a pile it
   does not fit, or the wrong pile slapped): refused, then tried again;
 - `command_seconds`: how long saying and recognizing a command takes (at most
@@ -38,12 +42,14 @@ class HumanModel:
     miss_rate: float = 0.1
     wrong_rate: float = 0.05
     command_seconds: float = 0.8
+    lapse_rate: float = 0.0
+    lapse_seconds: float = 20.0
 
     def __post_init__(self) -> None:
         if self.seconds_per_card <= 0:
             raise ValueError("a simulated human needs a pace above 0 s per card")
-        if not (0 <= self.miss_rate < 1 and 0 <= self.wrong_rate < 1):
-            raise ValueError("miss and wrong rates are chances from 0 to below 1")
+        if not all(0 <= rate < 1 for rate in (self.miss_rate, self.wrong_rate, self.lapse_rate)):
+            raise ValueError("miss, wrong and lapse rates are chances from 0 to below 1")
 
 
 class SimulatedHuman(ReactingPlayer):
@@ -60,6 +66,8 @@ class SimulatedHuman(ReactingPlayer):
         delay = reaction_delay(mean, model.spread, self.rng)
         if self.rng.random() < model.miss_rate:
             delay += reaction_delay(mean, model.spread, self.rng)
+        if model.lapse_rate and self.rng.random() < model.lapse_rate:
+            delay += reaction_delay(model.lapse_seconds, model.spread, self.rng)
         return delay
 
     def execution_seconds(self, delay: float) -> float:
