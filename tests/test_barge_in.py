@@ -123,7 +123,8 @@ def real_noise() -> np.ndarray:
 
 def frame_levels(samples: np.ndarray) -> np.ndarray:
     frames = samples[:len(samples) // 160 * 160].astype(np.float64).reshape(-1, 160)
-    return 10 * np.log10(np.mean(frames * frames, axis=1) / 32768.0**2 + 1e-12)
+    levels: np.ndarray = 10 * np.log10(np.mean(frames * frames, axis=1) / 32768.0**2 + 1e-12)
+    return levels
 
 
 def test_room_tone_tops_a_hushed_background_up_to_the_rooms_and_leaves_a_voice_alone() -> None:

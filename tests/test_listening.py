@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import sys
-import wave
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from tests.app_harness import Harness
 from tests.conftest import REAL_VOICES
 from tests.test_listener import PacedSource
+from tests.test_voice import script
 from voicespit.app.listening import NO_CANCELLER, choose_listening
 from voicespit.app.session import TALKED_OVER
 from voicespit.app.voice import VoiceInput, open_voice_input
@@ -65,19 +65,11 @@ def test_the_game_says_it_when_the_canceller_library_is_missing_and_guards_inste
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole start-up path: settings `listen = auto`, loudspeakers, no library."""
     monkeypatch.setitem(sys.modules, "pywebrtc_audio", None)  # as if it were not installed
-    wav = tmp_path / "silence.wav"
-    with wave.open(str(wav), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(16_000)
-        out.writeframes(bytes(3200))
-    script = tmp_path / "script.txt"
-    script.write_text("0.5 silence.wav\n")
     harness = Harness()
     settings = load_settings(overrides={"input": {"input": "wav",
                                                   "recognizer": "pocketsphinx"}})
     assert settings.input.listen == "auto"
-    voice, how = open_voice_input(settings, script, harness.session, harness.speaker,
+    voice, how = open_voice_input(settings, script(tmp_path), harness.session, harness.speaker,
                                   clock=harness.clock, playback=PlaybackReference(22_050))
     assert voice is not None
     assert voice.gate.mode == "echo_guard"

@@ -18,7 +18,6 @@ from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from voicespit.speech.second_opinion import SecondOpinion
 from voicespit.speech.transcription import read_corpus, transcribe
 
-
 PATIENT = 60.0
 """How long these tests wait for an answer. The game gives up on the child after a
 second and decodes for itself; these tests check what the child answers, not how
