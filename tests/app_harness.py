@@ -82,7 +82,8 @@ class WordPlayer:
 
     `say` is how the words reach the game: typed, or spoken and recognized.
     `mistakes` is the share of turns on which it names a card that fits nowhere;
-    `unheld` the share on which it names a rank it does not hold at all.
+    `unheld` the share on which it names a rank it does not hold at all (always
+    on its first play).
     """
 
     def __init__(self, harness: Harness, say: Callable[[str], None], *, delay: float = 1.5,
@@ -94,8 +95,13 @@ class WordPlayer:
         self.unheld = unheld
         self.rng = random.Random(seed)
         self.said: list[str] = []
+        self.unheld_said: list[str] = []
+        """The plays it chose of ranks it did not hold."""
         self._readied_round: int | None = None
         self._slapped_round: int | None = None
+        self._last_choice: str | None = None
+        self._repeats = 0
+        """How many turns in a row chose the same command as the one before."""
 
     def start(self) -> None:
         self.harness.clock.call_later(self.delay, self._turn)
@@ -104,9 +110,16 @@ class WordPlayer:
         game = self.harness.session.game
         if game is None or game.ended:
             return
-        words = self.choose(game.match.snapshot())
-        if words and self.said and self.said[-1] == words and words.split()[0] in RANK_NAMES:
-            words = f"play {words}"  # refused last time: say it another way, as people do
+        choice = self.choose(game.match.snapshot())
+        repeated = choice is not None and choice == self._last_choice
+        self._repeats = self._repeats + 1 if repeated else 0
+        self._last_choice = choice
+        words = choice
+        if choice and self._repeats and choice.split()[0] in RANK_NAMES:
+            # Not done last time: say it another way, as people do, with more words
+            # each time ("play seven on left", "put the seven on the left").
+            rank, _, pile = choice.split()
+            words = (f"play {choice}", f"put the {rank} on the {pile}")[(self._repeats - 1) % 2]
         if words:
             self.said.append(words)
             self.say(words)
@@ -125,11 +138,14 @@ class WordPlayer:
         if phase is not Phase.PLAY:
             return None
         plays = [a for a in state.legal_actions(0) if isinstance(a, act.Play | act.PlayCard)]
-        if self.rng.random() < self.unheld:
+        # With `unheld` set, the first play it makes names a rank it does not hold.
+        if self.rng.random() < self.unheld or (self.unheld and not self.unheld_said):
             missing = sorted(set(range(len(RANK_NAMES))) - {card.rank for card in held(state)})
             if missing:
                 pile = self.rng.choice(sorted(state.piles_in_use))
-                return f"{RANK_NAMES[self.rng.choice(missing)]} on {PILE_NAMES[pile]}"
+                words = f"{RANK_NAMES[self.rng.choice(missing)]} on {PILE_NAMES[pile]}"
+                self.unheld_said.append(words)
+                return words
         if self.rng.random() < self.mistakes:
             wrong = self._misfit(state)
             if wrong is not None:

@@ -24,7 +24,7 @@ from voicespit.speech.parser import command_in, parse
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 from voicespit.speech.transcription import CorpusItem, read_corpus, transcribe
 from voicespit.speech.whisper_model import WhisperModel
-from voicespit.speech.whisper_recognizer import WhisperRecognizer
+from voicespit.speech.whisper_recognizer import WhisperRecognizer, syllables
 
 BLOCK = 2 * SAMPLE_RATE // 10
 RANK_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
@@ -90,6 +90,13 @@ def test_a_rank_the_prior_does_not_favour_is_still_heard_as_itself(
     recognizer.set_prior([sentence for sentence in sentences()
                           if parse(sentence).rank not in (None, 6)])
     assert transcribe(recognizer, said).commands == [Command.play(6, 0)]
+
+
+def test_syllables_are_counted_as_said() -> None:
+    assert [syllables(word) for word in ("nine", "seven", "three", "piles", "ace", "yes",
+                                         "continue", "what's", "information")] == \
+        [1, 2, 1, 1, 1, 1, 3, 1, 4]
+    assert syllables("put the seven on the left") == 7
 
 
 def test_pruning_keeps_the_best_sentences_exact(whisper_model: WhisperModel) -> None:

@@ -275,6 +275,10 @@ class TokenTrie:
         self.levels = [np.flatnonzero(has_child & (self.depth == level))
                        for level in range(int(self.depth.max()) + 1)]
         self.ancestry = self._ancestry()
+        children_of: list[list[int]] = [[] for _ in tokens]
+        for node in range(len(self.prefix), len(tokens)):
+            children_of[parents[node]].append(node)
+        self.children_of = [np.asarray(found, dtype=np.int64) for found in children_of]
         self._sentence_of_end = {path[-1]: index for index, path in enumerate(self.paths)}
 
     def _ancestry(self) -> dict[int, npt.NDArray[np.int64]]:
@@ -317,7 +321,7 @@ class TokenTrie:
         best = np.zeros(self.size)  # the best token's log-probability at the node's step
         prefix = np.zeros(self.size)  # the path's log-probability up to and with the node
         decoded = np.zeros(self.size, dtype=bool)
-        best_sentence = -np.inf
+        best_sentence = self._probe(decoder, cross, self_keys, self_values, bonus)
         for level, all_nodes in enumerate(self.levels):
             reachable = decoded[self.parents[all_nodes]] | (level == 0)
             hopeful = prefix[all_nodes] + reach[all_nodes] >= best_sentence - within
@@ -354,6 +358,44 @@ class TokenTrie:
                 totals[sentence] = prefix[path[-1]] + bonus[sentence]
                 deficits[sentence] = (best[path] - log_probability[path]).sum()
         return SentenceScores(totals, deficits)
+
+    def _probe(self, decoder: Decoder, cross: list[tuple[Floats, Floats]],
+               self_keys: list[Floats], self_values: list[Floats],
+               bonus: npt.NDArray[np.float64]) -> float:
+        """The score of one likely sentence, found by following the likeliest child from
+        the root: a bar that lets the level-by-level pass prune from its first level
+        (otherwise nothing is pruned until some sentence has ended, and the first to end
+        are the short, unlikely ones). One batch-of-one step per token; the keys and
+        values it stores are the ones the level pass computes again."""
+        node = 0
+        total = 0.0
+        while True:
+            path = np.asarray(self._path_to(node))
+            x = decoder.embed(self.tokens[node:node + 1], len(path) - 1)
+            logits = decoder.step(x, cross, self_keys, self_values, np.asarray([node]),
+                                  path[None, :])[0]
+            if node < len(self.prefix) - 1:
+                node += 1  # the start sequence: each token's only child is the next
+                continue
+            children = self.children_of[node]
+            if not len(children):
+                return -math.inf
+            top = float(logits.max())
+            normaliser = top + math.log(float(np.exp(logits - top).sum()))
+            columns = np.fromiter((decoder.column[int(token)] for token in self.tokens[children]),
+                                  dtype=np.int64, count=len(children))
+            choice = int(np.argmax(logits[columns]))
+            total += float(logits[columns[choice]]) - normaliser
+            node = int(children[choice])
+            if self.tokens[node] == self.end_of_text:
+                return total + self.bonus_of_end(node, bonus)
+
+    def _path_to(self, node: int) -> list[int]:
+        """The trie nodes from the root down to `node`."""
+        path = [node]
+        while self.parents[path[-1]] >= 0:
+            path.append(int(self.parents[path[-1]]))
+        return path[::-1]
 
     def bonus_of_end(self, node: int, bonus: npt.NDArray[np.float64]) -> float:
         return float(bonus[self._sentence_of_end[node]])

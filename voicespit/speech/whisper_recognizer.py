@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import collections
 import math
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -62,6 +63,12 @@ class WhisperSettings:
     (greedy) transcription of the same audio (more: not a command, refused). None:
     not checked (on the tuning split the deficit turned away the same chatter, and
     the free decode costs a decode of its own)."""
+    most_seconds_per_syllable: float | None = 0.6
+    """Speech longer than `most_seconds_alone` plus this per syllable of the best
+    sentence is refused. On a short window Whisper may write one word for a whole
+    command ("three" for "play nine on left", "yeah" for "nine on right"): a second
+    of speech is not one syllable. None: not checked."""
+    most_seconds_alone: float = 0.6
     token_bonus: float = 1.0
     """Log-probability added per token of a sentence: with a short window Whisper will
     write "5." for "move one to five", skipping words; this pays for each word said."""
@@ -87,6 +94,8 @@ class Scored:
     unconstrained_gap: float
     could_go_on: bool
     """Some longer sentence begins with this one (wait before acting on it)."""
+    speech_seconds: float = 0.0
+    """How long the speech lasted, from the trigger to the last speech frame."""
 
 
 class WhisperRecognizer:
@@ -107,6 +116,7 @@ class WhisperRecognizer:
         self._cutter = FrameCutter()
         self._answer: Scored | None = None
         self._last_speech_frame = 0
+        self._speech_start_frame = 0
         self._preferred: frozenset[str] = frozenset()
         from threadpoolctl import ThreadpoolController
 
@@ -181,6 +191,7 @@ class WhisperRecognizer:
             self._ring.clear()
             self._answer = None
             self._last_speech_frame = self._frames_fed
+            self._speech_start_frame = self._frames_fed - self.settings.endpoint.start_frames
             return None
         self._utterance.append(frame)
         if self._detector.quiet_frames == 0 and event is not FrameEvent.ENDED:
@@ -230,10 +241,14 @@ class WhisperRecognizer:
         deficit = float(scores.deficit[best]) / tokens
         sentence = self._sentences[self._sentence_of[best]]
         gap = math.nan if free is None else free - float(totals[best] - self._bonus[best])
+        speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
+        longest = settings.most_seconds_per_syllable
         accepted = margin >= settings.margin and deficit <= settings.deficit_per_token \
-            and (settings.unconstrained_gap is None or gap <= settings.unconstrained_gap)
+            and (settings.unconstrained_gap is None or gap <= settings.unconstrained_gap) \
+            and (longest is None
+                 or speech_seconds <= settings.most_seconds_alone + longest * syllables(sentence))
         return Scored(sentence, accepted, confidence, margin, deficit, gap,
-                      could_go_on=sentence in self._prefixes)
+                      could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds)
 
     def _bonus_for(self, preferred: frozenset[str]) -> np.ndarray:
         bonus = self.settings.prior_bonus
@@ -255,7 +270,19 @@ class WhisperRecognizer:
                            rejected=not answer.accepted,
                            scores={"margin": answer.margin,
                                    "deficit_per_token": answer.deficit_per_token,
-                                   "unconstrained_gap": answer.unconstrained_gap})
+                                   "unconstrained_gap": answer.unconstrained_gap,
+                                   "speech_seconds": answer.speech_seconds,
+                                   "words": float(len(answer.sentence.split()))})
+
+
+def syllables(sentence: str) -> int:
+    """About how many syllables the words have: groups of vowels, a silent final e
+    or es not counted ("nine" 1, "seven" 2, "piles" 1); at least one per word."""
+    count = 0
+    for word in sentence.lower().replace("'", "").split():
+        stem = re.sub(r"(?<=[aeiouy][^aeiouy])es?$", "", word)
+        count += max(1, len(re.findall(r"[aeiouy]+", stem)))
+    return count
 
 
 def _log_sum(values: np.ndarray) -> float:
