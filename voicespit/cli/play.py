@@ -24,8 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --input wav: lines of 'SECONDS FILE.wav' to speak")
     parser.add_argument("--recognizer", choices=("auto", "vosk", "whisper", "pocketsphinx"))
     parser.add_argument("--listen", choices=LISTEN_MODES,
-                        help="when to listen (default auto: always, cancelling the game's "
-                             "own voice, else not while the game speaks)")
+                        help="when to listen (default auto: not while the game speaks; "
+                             "always: cancel the game's own voice and listen all the time)")
     parser.add_argument("--voice", metavar="NAME", help="text-to-speech voice")
     parser.add_argument("--rate", type=positive_int, metavar="WPM",
                         help="speech rate in words a minute")
