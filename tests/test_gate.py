@@ -99,7 +99,14 @@ def test_the_mode_can_change_during_a_game_and_a_wrong_name_is_refused() -> None
     assert not gate.admits(1.1, 1.2)
     gate.mode = "headphones"
     assert gate.admits(1.1, 1.2)
-    with pytest.raises(GateModeError, match="echo_guard, headphones, push_to_talk"):
+    with pytest.raises(GateModeError, match="always, echo_guard, headphones, push_to_talk"):
         gate.mode = "loud"
     with pytest.raises(GateModeError):
-        ListeningGate("always")
+        ListeningGate("auto")  # a setting's value, chosen into a mode before the gate
+
+
+def test_always_hears_the_player_over_the_game_its_voice_cancelled_before_the_gate() -> None:
+    gate = ListeningGate("always")
+    gate.speaking_started(1.0)
+    assert gate.admits(1.1, 1.2)
+    assert gate.is_game_speaking(1.1)

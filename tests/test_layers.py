@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "voicespit"
-AUDIO_STACK = ("vosk", "pocketsphinx", "pyttsx3", "sounddevice", "ctranslate2")
+AUDIO_STACK = ("vosk", "pocketsphinx", "pyttsx3", "sounddevice", "ctranslate2", "pywebrtc_audio")
 
 # From the bottom up. A module may import its own layer and the layers below it.
 LAYERS = (

@@ -20,7 +20,7 @@ from voicespit.clock import FakeClock
 from voicespit.errors import VoiceSpitError
 from voicespit.speech.audio import AudioBlock
 from voicespit.speech.gate import ListeningGate
-from voicespit.speech.listener import Listener, VoiceStoppedError
+from voicespit.speech.listener import Listener, TalkHooks, VoiceStoppedError
 from voicespit.speech.microphone import MicrophoneError
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.vosk_recognizer import VoskRecognizer
@@ -125,10 +125,13 @@ def test_the_game_talking_over_a_command_drops_it_whole_and_the_next_one_is_hear
     gate = ListeningGate(tail_ms=100)
     gate.speaking_started(start + 0.3)  # a short cue cuts into the first word
     gate.speaking_finished(start + 0.4)  # and it is over before the second word
-    heard, listener = listen(THREE, gate)
-    # Neither the first half ("eight") nor the second ("left") comes out on its own.
+    dropped: list[float] = []
+    heard, listener = listen(THREE, gate, talk=TalkHooks(dropped=dropped.append))
+    # Neither the first half ("eight") nor the second ("left") comes out on its own...
     assert heard.texts == ["오른쪽", "멈춤"]
     assert listener.utterances_dropped == 1
+    # ...and the loss is reported, once, so the player hears "say it again".
+    assert len(dropped) == 1
     # Times are still on the source's timeline, though stretches were never decoded.
     assert heard.results[0].speech_start == pytest.approx(second_start, abs=0.15)
 
@@ -146,6 +149,19 @@ def test_with_headphones_a_command_over_the_games_speech_is_heard() -> None:
     gate = ListeningGate("headphones")
     gate.speaking_started(0.5)
     heard, _ = listen(THREE, gate)
+    assert heard.texts == ["여덟 왼쪽", "오른쪽", "멈춤"]
+
+
+def test_the_player_starting_to_speak_over_the_game_barges_in_once_per_command() -> None:
+    gate = ListeningGate("headphones")
+    gate.speaking_started(0.5)
+    barged: list[float] = []
+    done: list[float] = []
+    heard, listener = listen(THREE, gate, talk=TalkHooks(barge_in=barged.append,
+                                                         player_done=done.append))
+    assert len(barged) == 3 == listener.barge_ins and len(done) == 3
+    for at, (start, _end) in zip(barged, PLACES, strict=True):
+        assert start <= at <= start + 0.2  # the clock is the stream here
     assert heard.texts == ["여덟 왼쪽", "오른쪽", "멈춤"]
 
 

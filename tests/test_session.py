@@ -311,3 +311,21 @@ def test_at_full_detail_a_spoken_move_may_be_echoed_before_what_it_did(echo: boo
     harness.session.handle_text("slap left", spoken=True)
     harness.run(0.1)
     assert harness.lines()[-1].startswith("Slap left? "), "a refusal names it anyway"
+
+
+def test_a_command_lost_while_the_game_was_talking_is_answered_never_silent() -> None:
+    harness = Harness()
+    started(harness)
+    harness.session.handle_dropped()
+    assert harness.lines()[-1] == "I was talking: say it again."
+
+
+def test_say_again_after_the_player_cut_an_announcement_short_says_that_announcement() -> None:
+    from voicespit.narration import Announcement
+
+    harness = Harness()
+    started(harness)
+    cut = Announcement("Left: nine (opponent).", "pile:left")
+    harness.announcer.cut_by_player(cut)
+    harness.type("say again")
+    assert harness.lines()[-1] == "Left: nine (opponent)."

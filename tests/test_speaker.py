@@ -225,6 +225,27 @@ def test_silence_stops_speaking_and_forgets_what_waits(ears: Ears) -> None:
     assert ears.heard[-1] == 2
 
 
+def test_the_player_talking_over_it_stops_the_words_and_holds_the_rest_until_they_finish(
+        ears: Ears) -> None:
+    cut: list[Announcement] = []
+    ears.speaker.on_cut_by_player(cut.append)
+    ears.speaker.say(Announcement(LONG, "deal:0", sequence=1))
+    ears.speaker.say(pile("two", 2))
+    assert ears.started.wait(2.0)
+    ears.speaker.barge_in(time.monotonic())
+    deadline = time.monotonic() + 2.0
+    while not ears.speaker.history and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [status for status, _ in ears.speaker.history] == ["cut"]
+    assert [a.text for a in cut] == [LONG], "what was cut goes to 'say again'"
+    time.sleep(0.5)
+    assert len(ears.speaker.history) == 1, "nothing new is said while the player talks"
+    ears.speaker.player_done(time.monotonic())
+    assert ears.speaker.wait_until_idle(10.0)
+    assert [status for status, _ in ears.speaker.history] == ["cut", "spoken"]
+    assert ears.heard[-1] == 2
+
+
 # ------------------------------------------------------------------- pure parts
 
 

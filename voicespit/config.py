@@ -52,6 +52,9 @@ class OpponentSettings:
     target_win_rate: float = field(default=0.5, metadata=number(0.05, 0.95))
 
 
+LISTEN_MODES = ("auto", "always", "echo_guard", "headphones", "push_to_talk")
+
+
 @dataclass(frozen=True)
 class InputSettings:
     input: str = field(default="auto", metadata=choice("auto", "mic", "keyboard", "wav"))
@@ -61,8 +64,7 @@ class InputSettings:
     whisper_model: str = ""
     models_dir: str = ""
     microphone: str = ""
-    listen: str = field(default="echo_guard",
-                        metadata=choice("echo_guard", "headphones", "push_to_talk"))
+    listen: str = field(default="auto", metadata=choice(*LISTEN_MODES))
     echo_tail_ms: int = field(default=300, metadata=number(0, 3000))
 
 

@@ -42,6 +42,7 @@ from voicespit.errors import VoiceSpitError
 from voicespit.narration import sentence
 from voicespit.profile import Profile, ProfileError, ProfileStore
 from voicespit.speech.commands import Command, Verb
+from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.help import overview
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,8 @@ class App:
         self.voice: VoiceInput | None = None
         self.keyboard: KeyboardInput | None = None
         self._output: Output | None = None
+        self.playback: PlaybackReference | None = None
+        """What the loudspeakers play, for the echo canceller (None: no loudspeaker)."""
 
     # ---------------------------------------------------------------- parts
 
@@ -93,6 +96,9 @@ class App:
             mixer = Mixer(renderer.sample_rate)
             notes: list[str] = []
             self._output = open_output(mixer, report=notes.append, on_lost=self._tell)
+            if not self._output.is_silent:
+                self.playback = PlaybackReference(mixer.sample_rate)
+                mixer.add_tap(self.playback.push)
             speaker = LiveSpeaker(renderer, mixer, settings=speech)
             speaker.on_trouble(self._tell)
         except VoiceSpitError as error:
@@ -143,7 +149,8 @@ class App:
                           tutorials=TutorialFactory(match_settings, self.options.make_clock))
         self.session = session
         speaker.on_announcement_finished(session.announcement_finished)
-        voice, report = open_voice_input(self.settings, self.options.script, session, speaker)
+        voice, report = open_voice_input(self.settings, self.options.script, session, speaker,
+                                         playback=self.playback)
         self.voice = voice
         if voice is None:
             # Typing only: the spoken help includes the keys.

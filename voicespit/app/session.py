@@ -44,6 +44,7 @@ from voicespit.speech.parser import CommandError, parse, words_of
 
 log = logging.getLogger(__name__)
 HUMAN = 0
+TALKED_OVER = "I was talking: say it again."
 NO_GAME = "no game is on: say new game to start"
 TABLE_QUERIES = {Verb.PILES: "piles", Verb.MY_CARDS: "my cards", Verb.COUNT: "count",
                  Verb.SCORE: "score", Verb.OPPONENT_CARDS: "opponent's cards",
@@ -171,6 +172,11 @@ class Session:
         """The tutorial's coach while the tutorial round is on."""
         game = self.game
         return game.tutorial if game is not None and not game.ended else None
+
+    def handle_dropped(self) -> None:
+        """The listener lost a command because the game was speaking over it: never in
+        silence, the player is asked to say it again."""
+        self.say(TALKED_OVER, topic="talked over")
 
     def handle_binding(self, binding: Binding) -> None:
         if isinstance(binding, CardKey):

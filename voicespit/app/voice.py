@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from voicespit.app.keys import key_help
+from voicespit.app.listening import Listening, choose_listening
 from voicespit.app.session import Session
 from voicespit.app.wav_script import ScriptSource
 from voicespit.audio.speaker import Speaker
@@ -31,11 +32,13 @@ from voicespit.config import Settings
 from voicespit.errors import VoiceSpitError
 from voicespit.intents import State
 from voicespit.narration import Priority, sentence
-from voicespit.speech.audio import AudioSource
+from voicespit.speech.audio import BLOCK_SECONDS, AudioSource
 from voicespit.speech.context import GrammarContext, context_for
+from voicespit.speech.echo import EchoStage
+from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.gate import ListeningGate
 from voicespit.speech.grammar import sentences
-from voicespit.speech.listener import Listener, VoiceStoppedError
+from voicespit.speech.listener import Listener, TalkHooks, VoiceStoppedError
 from voicespit.speech.recognizer import Recognition, Recognizer
 
 HUMAN = 0
@@ -129,7 +132,10 @@ class VoiceInput:
 
     def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
                  session: Session, clock: Clock, *, narrow: bool = True,
-                 leave_at_end: bool = False) -> None:
+                 leave_at_end: bool = False, echo: EchoStage | None = None,
+                 barge_in: bool = False) -> None:
+        """`echo`: cancel (or at least follow) what the loudspeakers play. `barge_in`: the
+        player's voice over the game stops the speaker."""
         self.session = session
         self.gate = gate
         self.clock = clock
@@ -141,8 +147,13 @@ class VoiceInput:
         """Set when the recognizer failed: the game goes on by keyboard."""
         if isinstance(recognizer, ReportsTrouble):
             recognizer.on_trouble = self._recovered
+
+        speaker = session.speaker
+        talk = TalkHooks(barge_in=speaker.barge_in if barge_in else None,
+                         player_done=speaker.player_done,
+                         dropped=lambda _at: session.handle_dropped())
         self.listener = Listener(source, self.recognizer, gate, self.commands.on_recognition,
-                                 clock, on_error=self._on_error)
+                                 clock, on_error=self._on_error, echo=echo, talk=talk)
 
     def start(self) -> None:
         self.listener.start()
@@ -211,12 +222,15 @@ def without_paths(text: str) -> str:
 
 
 def open_voice_input(settings: Settings, script: Path | None, session: Session,
-                     speaker: Speaker, clock: Clock | None = None
-                     ) -> tuple[VoiceInput | None, InputReport]:
+                     speaker: Speaker, clock: Clock | None = None,
+                     playback: PlaybackReference | None = None,
+                     listening: Listening | None = None) -> tuple[VoiceInput | None, InputReport]:
     """Voice input as the settings ask, or None and why the keyboard is used instead.
 
     `input = "mic"` (or "wav") is a promise: without a microphone (or a recognizer)
     it raises a VoiceSpitError saying what to do, rather than falling back quietly.
+    `playback`: what the loudspeakers play (None: nothing goes out of a loudspeaker).
+    `listening`: the mode already chosen (default: chosen here from the settings).
     """
     kind = settings.input.input
     if kind == "keyboard":
@@ -236,7 +250,8 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
             device: str | int | None = settings.input.microphone or None
             if isinstance(device, str) and device.isdigit():
                 device = int(device)
-            microphone = MicrophoneSource(device)
+            # 30 ms blocks: the player's voice over the game must stop it within 100 ms.
+            microphone = MicrophoneSource(device, block_seconds=BLOCK_SECONDS)
             microphone.open()
             source = microphone
             where = microphone.description or "the microphone"
@@ -268,12 +283,17 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
         return None, InputReport("by keyboard (speech recognition is off)",
                                  f"Speech recognition is off: {without_paths(str(error))}. "
                                  f"{KEYBOARD_ADVICE}", str(error))
-    gate = ListeningGate(settings.input.listen, tail_ms=settings.input.echo_tail_ms)
+    if listening is None:
+        listening = choose_listening(settings.input.listen, loudspeaker=playback is not None)
+    gate = ListeningGate(listening.mode, tail_ms=settings.input.echo_tail_ms)
     speaker.on_speaking_started(gate.speaking_started)
     speaker.on_speaking_finished(gate.speaking_finished)
-    voice = VoiceInput(source, recognizer, gate, session, clock, leave_at_end=kind == "wav")
+    speaker.on_cut_by_player(session.announcer.cut_by_player)
+    echo = EchoStage(listening.canceller, playback) if playback is not None else None
+    voice = VoiceInput(source, recognizer, gate, session, clock, leave_at_end=kind == "wav",
+                       echo=echo, barge_in=listening.barge_in)
     session.hooks.table_changed = voice.table_changed
-    details = f"{which} Listening on {where}. {LISTENING[settings.input.listen]}"
+    details = f"{which} Listening on {where}. {listening.sentence}"
     log.info("voice input: %s", details)
     return voice, InputReport(f"by voice with {_engine_name(recognizer.name)}",
                               without_paths(details), details)

@@ -74,6 +74,11 @@ class Announcer:
         self.present(announcement)
         return announcement
 
+    def cut_by_player(self, announcement: Announcement) -> None:
+        """The player talked over `announcement` and stopped it: "say again" says it."""
+        if announcement.text:
+            self.narrator.last = announcement
+
     def present(self, announcement: Announcement) -> None:
         """Print and say one announcement; "say again" will repeat it."""
         self.narrator.remember(announcement)

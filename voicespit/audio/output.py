@@ -38,6 +38,8 @@ from voicespit.errors import VoiceSpitError
 log = logging.getLogger(__name__)
 
 Stereo = npt.NDArray[np.float32]
+Tap = Callable[[Stereo, float], None]
+"""Given every block the mixer renders, and the time its first frame is heard."""
 StartListener = Callable[[float], None]
 FinishListener = Callable[[float, bool], None]
 """Called with the time the last sample is heard, and False when the sound was stopped."""
@@ -98,6 +100,13 @@ class Mixer:
         self._playing: list[Playing] = []
         self._lock = threading.Lock()
         self._fade_frames = max(1, round(FADE_SECONDS * sample_rate))
+        self._taps: list[Tap] = []
+
+    def add_tap(self, tap: Tap) -> None:
+        """Also give every rendered block to `tap` (the echo canceller's far end): exactly
+        what the output plays, after mixing and ducking. It runs on the output's thread,
+        so it must only store the block."""
+        self._taps.append(tap)
 
     def play(self, samples: Stereo, on_start: StartListener | None = None,
              on_finish: FinishListener | None = None, is_speech: bool = False,
@@ -134,6 +143,8 @@ class Mixer:
                     still.append(playing)
             self._playing = still
         np.clip(block, -1.0, 1.0, out=block)
+        for tap in self._taps:
+            tap(block, at)
         for event in events:
             event()
         return block

@@ -21,6 +21,7 @@ from voicespit.narration import Announcement
 
 TimeListener = Callable[[float], None]
 SequenceListener = Callable[[int], None]
+CutListener = Callable[[Announcement], None]
 MIN_RATE = 80
 MAX_RATE = 450
 RATE_STEP = 25
@@ -101,6 +102,7 @@ class SpeakerBase:
         self._started: list[TimeListener] = []
         self._finished: list[TimeListener] = []
         self._heard: list[SequenceListener] = []
+        self._cut_by_player: list[CutListener] = []
 
     def begin_match(self) -> None:
         """A new match numbers its events from one again: forget the last match's."""
@@ -136,6 +138,21 @@ class SpeakerBase:
 
     def on_announcement_finished(self, listener: SequenceListener) -> None:
         self._heard.append(listener)
+
+    def on_cut_by_player(self, listener: CutListener) -> None:
+        """Called with the announcement the player talked over and so stopped (barge-in)."""
+        self._cut_by_player.append(listener)
+
+    def barge_in(self, time: float) -> None:
+        """The player has started speaking over the game: stop talking and wait for them.
+        (A speaker that plays nothing out loud has nothing to stop.)"""
+
+    def player_done(self, time: float) -> None:
+        """The player's utterance that barged in is over: speech may go on."""
+
+    def _emit_cut_by_player(self, announcement: Announcement) -> None:
+        for listener in self._cut_by_player:
+            listener(announcement)
 
     def _emit_started(self, time: float) -> None:
         for listener in self._started:

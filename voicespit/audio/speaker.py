@@ -28,6 +28,7 @@ from voicespit.audio.earcons import EarconBank, Stereo
 from voicespit.audio.output import Mixer, Playing
 from voicespit.audio.render_worker import RENDER_TIMEOUT, RenderWorker
 from voicespit.audio.reports import (
+    CutListener,
     SequenceListener,
     SpeakerBase,
     SpeechSettings,
@@ -74,6 +75,16 @@ class Speaker(Protocol):
 
     def on_announcement_finished(self, listener: SequenceListener) -> None: ...
 
+    def on_cut_by_player(self, listener: CutListener) -> None: ...
+
+    def barge_in(self, time: float) -> None:
+        """The player started speaking over the game: stop now, hold what waits."""
+        ...
+
+    def player_done(self, time: float) -> None:
+        """The player has finished: what waits may be said."""
+        ...
+
     def begin_match(self) -> None:
         """A new match starts: its events are numbered from one again."""
         ...
@@ -81,6 +92,9 @@ class Speaker(Protocol):
     def close(self) -> None: ...
 
 
+MAX_HOLD = 6.0
+"""After a barge-in, speech waits for the player at most this long (a player_done lost
+in a failure must not silence the game)."""
 MAX_CUE_WAIT = 0.2
 """A cue waits at most this long for the cue before it to end, then plays over it."""
 
@@ -166,6 +180,8 @@ class LiveSpeaker(SpeakerBase):
         self._timing: dict[int, tuple[float, Playing | None]] = {}
         """id(announcement) -> (when it was said, its cue playing)."""
         self._spacing = CueSpacing()
+        self._held_until: float | None = None
+        """While the player talks over the game (barge-in), no new speech starts before this."""
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
@@ -214,6 +230,26 @@ class LiveSpeaker(SpeakerBase):
     def on_trouble(self, listener: TroubleListener) -> None:
         """Be told, in a sentence fit to say, when speech stops working."""
         self._trouble.append(listener)
+
+    def barge_in(self, time: float) -> None:
+        """Stop the words playing (at the next audio block, with a 5 ms fade) and hold back
+        what waits until `player_done`. What was cut is reported to `on_cut_by_player`
+        (so "say again" says it) and is not put back in the queue."""
+        cut = None
+        with self._cond:
+            self._held_until = self._now() + MAX_HOLD
+            current = self._current
+            if current is not None and not current.interrupted:
+                self._interrupt(current, superseded=True)
+                cut = current.announcement
+            self._cond.notify_all()
+        if cut is not None:
+            self._emit_cut_by_player(cut)
+
+    def player_done(self, time: float) -> None:
+        with self._cond:
+            self._held_until = None
+            self._cond.notify_all()
 
     def close(self) -> None:
         with self._cond:
@@ -272,13 +308,15 @@ class LiveSpeaker(SpeakerBase):
         while True:
             with self._cond:
                 while not (self._closed or self._reports
-                           or (self._current is None and len(self._queue))):
-                    self._cond.wait()
+                           or (self._current is None and len(self._queue) and not self._holding())):
+                    self._cond.wait(None if self._held_until is None
+                                    else max(0.01, self._held_until - self._now()))
                 if self._closed:
                     return
                 reports, self._reports = self._reports, []
                 self._delivering = bool(reports)
-                speech = self._next_speech() if self._current is None else None
+                speech = self._next_speech() if self._current is None \
+                    and not self._holding() else None
             for report in reports:
                 report()
             if reports:
@@ -287,6 +325,11 @@ class LiveSpeaker(SpeakerBase):
                     self._cond.notify_all()
             if speech is not None:
                 self._render_and_play(speech)
+
+    def _holding(self) -> bool:
+        if self._held_until is not None and self._now() >= self._held_until:
+            self._held_until = None
+        return self._held_until is not None
 
     def _next_speech(self) -> _Speech | None:
         announcement, expired = self._queue.pop(self._now())

@@ -9,7 +9,7 @@ from voicespit.app.build import rules_from, validate_pace, validate_variants
 from voicespit.app.runner import App, LaunchOptions
 from voicespit.cli.arguments import positive_int, seed_value
 from voicespit.cli.logs import start_logging
-from voicespit.config import load_settings, settings_file, user_config_path
+from voicespit.config import LISTEN_MODES, load_settings, settings_file, user_config_path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -23,8 +23,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, metavar="FILE",
                         help="with --input wav: lines of 'SECONDS FILE.wav' to speak")
     parser.add_argument("--recognizer", choices=("auto", "vosk", "whisper", "pocketsphinx"))
-    parser.add_argument("--listen", choices=("echo_guard", "headphones", "push_to_talk"),
-                        help="when to listen (default: not while the game speaks)")
+    parser.add_argument("--listen", choices=LISTEN_MODES,
+                        help="when to listen (default auto: not while the game speaks; "
+                             "always: cancel the game's own voice and listen all the time)")
     parser.add_argument("--voice", metavar="NAME", help="text-to-speech voice")
     parser.add_argument("--rate", type=positive_int, metavar="WPM",
                         help="speech rate in words a minute")

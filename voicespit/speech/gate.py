@@ -1,9 +1,12 @@
 """When the game listens: it must never take its own voice for a command.
 
-Three modes:
+Four modes:
 
-- **echo_guard** (default, for loudspeakers): audio recorded while the game is
-  speaking, or within `tail_ms` after it stops (room echo, the speaker's own
+- **always** (loudspeakers with an echo canceller, the default when one runs):
+  always listening; the canceller has taken the game's voice out of the audio
+  before it reaches the gate, so the player can talk over the game and interrupt it.
+- **echo_guard** (loudspeakers without a canceller): audio recorded while the game
+  is speaking, or within `tail_ms` after it stops (room echo, the speaker's own
   output latency), is not heard.
 - **headphones**: always listening. The game's voice cannot reach the microphone,
   and the player can answer while the game is still talking.
@@ -20,7 +23,7 @@ levels, not a count: a second "started" while already speaking changes nothing,
 so a mismatched pair cannot leave the game deaf for ever.
 
 What happens to an utterance the gate cuts (the player spoke over the game) is
-the listener's business: it drops the utterance whole.
+the listener's business: it drops the utterance whole, and says so.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from typing import Literal, cast, get_args
 
 from voicespit.errors import VoiceSpitError
 
-GateMode = Literal["echo_guard", "headphones", "push_to_talk"]
+GateMode = Literal["always", "echo_guard", "headphones", "push_to_talk"]
 GATE_MODES: tuple[str, ...] = get_args(GateMode)
 
 _HISTORY_SECONDS = 60.0
@@ -100,7 +103,7 @@ class ListeningGate:
     def admits(self, start: float, end: float) -> bool:
         """Whether audio recorded from clock time `start` to `end` may be heard."""
         with self._lock:
-            if self._mode == "headphones":
+            if self._mode in ("always", "headphones"):
                 return True
             if any(start < stop + self.tail and end > begin for begin, stop in self._speaking):
                 return False

@@ -1,9 +1,22 @@
-"""The listening thread: audio source -> listening gate -> recognizer -> callback.
+"""The listening thread: audio source -> echo canceller -> listening gate -> recognizer.
 
-One thread reads blocks from an `AudioSource`, asks the `ListeningGate` whether
+One thread reads blocks from an `AudioSource`, takes the game's own sound out of
+them (`EchoStage`, when there is a canceller), asks the `ListeningGate` whether
 each may be heard, feeds those to the `Recognizer`, and hands final results to
 `on_result` (partials to `on_partial` if given). It never touches game state: the
 callbacks post to the match's queue.
+
+**Talking over the game** (`TalkHooks`). A `TalkDetector` watches the cancelled
+audio before the gate: when the player starts speaking while the game speaks,
+`barge_in` is called at once (the speaker stops), and `player_done` when their
+utterance has been answered (a final result, even a refusal; or `answer_wait`
+after the detector heard them stop, if none came), so held speech can go on only
+once the command is decided: speech resumed earlier ran its echo into the end of
+the command. When the gate cut an utterance that the player had begun, or
+the player was still speaking when the game stopped and the listener had to skip
+the rest, `dropped` is called: the command was lost and the player must be told.
+With a canceller, what the game alone played never reaches the recognizer
+(`EchoMask`): only audio the detector judged to be the player's, while it plays.
 
 **An utterance the gate cuts is dropped whole.** When audio stops being admitted
 (the game started talking over the player), the recognizer is reset, so the
@@ -29,20 +42,27 @@ reported and listening goes on. Nothing dies silently.
 
 from __future__ import annotations
 
-import bisect
 import collections
 import contextlib
-import dataclasses
 import threading
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TypeVar
+
+import numpy as np
 
 from voicespit.clock import Clock
 from voicespit.errors import VoiceSpitError
 from voicespit.speech.activity import VoiceActivity
 from voicespit.speech.audio import AudioBlock, AudioSource
+from voicespit.speech.barge_in import TalkDetector
+from voicespit.speech.echo import EchoStage
+from voicespit.speech.echo_mask import EchoMask, Judged
+from voicespit.speech.fed_timeline import FedTimeline
 from voicespit.speech.gate import ListeningGate
 from voicespit.speech.recognizer import Recognition, Recognizer
+from voicespit.speech.room_tone import RoomTone
 
 _T = TypeVar("_T")
 
@@ -59,13 +79,37 @@ class VoiceStoppedError(ListenerError):
     """The recognizer failed: this listener has stopped for good (`detail` says why)."""
 
 
+def _nothing(time: float) -> None:
+    pass
+
+
+@dataclass
+class TalkHooks:
+    """What the listener reports about the player talking while the game speaks (clock times)."""
+
+    barge_in: Callable[[float], None] | None = None
+    """The player started speaking while the game was speaking: stop it. None: not watched
+    (without a canceller the game's own voice would look like the player's)."""
+    player_done: Callable[[float], None] = _nothing
+    """The utterance that barged in is over: held speech may go on."""
+    dropped: Callable[[float], None] = _nothing
+    """An utterance was lost because the game was speaking: ask the player to say it again."""
+
+
 class Listener:
     def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
                  on_result: Callable[[Recognition], None], clock: Clock, *,
                  on_partial: Callable[[Recognition], None] | None = None,
                  on_error: Callable[[VoiceSpitError], None] | None = None,
                  reconnect_after: float | None = None, resume_after_quiet: float = 0.2,
-                 resync_limit: float = 2.0) -> None:
+                 resync_limit: float = 2.0, echo: EchoStage | None = None,
+                 talk: TalkHooks | None = None, detector: TalkDetector | None = None,
+                 mask_echo: bool = True, answer_wait: float = 1.0) -> None:
+        """`echo`: cancel the game's sound first. `talk`: report barge-in and lost
+        utterances (with `detector`, or a default one). `mask_echo`: with a canceller and
+        barge-in, let the recognizer hear only the player while the game plays.
+        `answer_wait`: after the player has stopped, the longest wait for the recognizer's
+        answer before the game may speak again."""
         self.source = source
         self.recognizer = recognizer
         self.gate = gate
@@ -79,10 +123,32 @@ class Listener:
         self.errors: list[VoiceSpitError] = []
         """Every error reported, in order (also passed to `on_error`)."""
         self.utterances_dropped = 0
-        """Utterances reset because the gate closed while the player was speaking."""
+        """Utterances lost because the game was speaking (each reported to `talk.dropped`)."""
+        self.echo = echo
+        self.talk = talk
+        self.detector = detector or TalkDetector()
+        self.answer_wait = answer_wait
+        cancelling = echo is not None and echo.canceller is not None
+        watching = talk is not None and talk.barge_in is not None
+        self.mask = EchoMask() if mask_echo and cancelling and watching else None
+        """Keeps the canceller's residual echo from the recognizer (`echo_mask`)."""
+        self.room_tone = RoomTone()
+        """With the mask: the room's background kept under what the recognizer hears."""
+        self.barge_ins = 0
+        self.echo_seconds = 0.0
+        """CPU seconds the echo canceller took on this thread (for the benchmark)."""
+        self._barged_in = False
+        self._awaiting_answer = False
+        """The player was heard and the recognizer has not answered yet: the game stays
+        quiet and the echo mask lets everything through, so the command can end."""
+        self._quiet_since: float | None = None
+        self._skipped_speech = False
+        self._player_heard = False
+        """Speech heard in this utterance while nothing was playing: the player's voice."""
+        self._drop_reported = False
         self._activity = VoiceActivity()
         self._offsets: collections.deque[float] = collections.deque(maxlen=_OFFSET_WINDOW)
-        self._timeline = _Timeline()
+        self._timeline = FedTimeline()
         self._fed_seconds = 0.0
         self._feeding = False
         self._resyncing = False
@@ -128,6 +194,7 @@ class Listener:
                         continue
                     return
                 if ended:
+                    self._flush_mask()
                     self._deliver(self._call_recognizer(self.recognizer.finish))
                 return
         except _RecognizerFailedError as failure:
@@ -149,11 +216,45 @@ class Listener:
         self._source_healthy = True
         self._offsets.append(arrival - (block.start + block.duration))
         offset = min(self._offsets)
+        microphone = np.frombuffer(block.pcm, dtype="<i2")
+        if self.echo is not None:
+            started = time.thread_time()
+            cancelled = self.echo.cancel(block, offset + block.start)
+            self.echo_seconds += time.thread_time() - started
+            if cancelled is None:
+                return
+            block, microphone = cancelled, self.echo.last_near
+        start = offset + block.start
+        self._watch_talk(block, microphone, start)
+        if self.mask is None:
+            self._hear(block, start)
+            return
+        talking = self.detector.talking or self._awaiting_answer
+        playing = self._is_game_audible(start)
+        if not playing and not talking:
+            self.room_tone.learn(np.frombuffer(block.pcm, dtype="<i2"))
+        for judged in self.mask.push(block, playing, talking):
+            self._hear_judged(judged, offset)
+
+    def _hear_judged(self, judged: Judged, offset: float) -> None:
+        if judged.heard:
+            block = judged.block
+            filled = self.room_tone.fill(np.frombuffer(block.pcm, dtype="<i2"))
+            self._hear(AudioBlock(filled.astype("<i2").tobytes(), block.start),
+                       offset + block.start)
+        elif self._feeding:  # only the game's residual from here: what began was its own
+            self._call_recognizer(self.recognizer.reset)
+            self._feeding = False
+
+    def _hear(self, block: AudioBlock, start: float) -> None:
+        """The gate, then the recognizer, for a block recorded from clock time `start`."""
         self._activity.feed(block.pcm)
-        if not self.gate.admits(offset + block.start, offset + block.start + block.duration):
+        if self._activity.is_speaking and self._is_nothing_playing(start):
+            self._player_heard = True
+        if not self.gate.admits(start, start + block.duration):
             if self._feeding:
-                if self._activity.heard_speech:
-                    self.utterances_dropped += 1
+                if self._activity.heard_speech and self._player_heard:
+                    self._dropped(start)
                 self._call_recognizer(self.recognizer.reset)
             self._feeding = False
             self._resyncing = True
@@ -166,9 +267,16 @@ class Listener:
             mid_command = activity.heard_speech and (
                 activity.is_speaking or activity.trailing_quiet < self.resume_after_quiet)
             if mid_command and self._held_seconds < self.resync_limit:
+                self._skipped_speech = self._skipped_speech or self._player_heard
                 return
             self._resyncing = False
-            activity.reset_utterance()
+            # The player was still talking when the game stopped: lost, unless already said.
+            lost = self._skipped_speech and not self._drop_reported
+            self._skipped_speech = False
+            self._forget_utterance()
+            if lost:
+                self._dropped(start)
+            self._drop_reported = False
         if not self._feeding:
             self._timeline.add(self._fed_seconds, block.start)
             self._feeding = True
@@ -176,13 +284,79 @@ class Listener:
         self._fed_seconds += block.duration
         self._deliver(results)
 
+    def _flush_mask(self) -> None:
+        """The source ended: what the mask still holds is heard (or quieted) now."""
+        if self.mask is None or not self._offsets:
+            return
+        offset = min(self._offsets)
+        for judged in self.mask.flush():
+            self._hear_judged(judged, offset)
+
+    def _is_game_audible(self, start: float) -> bool:
+        """Whether the game's sound (or its echo in the room) may be in audio from `start`."""
+        return self.echo is not None and self.echo.far_heard_until > start - self.gate.tail
+
+    def _is_nothing_playing(self, start: float) -> bool:
+        """Whether the game has been silent long enough that a voice now is the player's.
+        Without a far end to ask, any voice counts."""
+        if self.echo is None:
+            return True
+        return self.echo.far_heard_until < start - self.gate.tail
+
+    def _forget_utterance(self) -> None:
+        self._activity.reset_utterance()
+        self._player_heard = False
+
+    def _watch_talk(self, block: AudioBlock, microphone: np.ndarray, start: float) -> None:
+        """Barge-in: the player's voice while the game speaks stops the game at once."""
+        if self.talk is None or self.talk.barge_in is None:
+            return
+        samples = np.frombuffer(block.pcm, dtype="<i2")
+        end = start + block.duration
+        far = self.echo.last_far[:len(samples)] if self.echo is not None else None
+        began = self.detector.feed(samples, microphone[:len(samples)],
+                                   self._is_game_audible(start), far)
+        if began:
+            self._awaiting_answer = True
+            if not self._barged_in and self.gate.is_game_speaking(end):
+                self._barged_in = True
+                self.barge_ins += 1
+                self._notify(self.talk.barge_in, self.clock.now())
+        if self.detector.talking or not self._awaiting_answer:
+            self._quiet_since = None
+        elif self._quiet_since is None:
+            self._quiet_since = start
+        elif end - self._quiet_since >= self.answer_wait:
+            self._player_done()  # no answer came: the game must not stay silent for it
+
+    def _player_done(self) -> None:
+        self._awaiting_answer = False
+        self._quiet_since = None
+        if self._barged_in and self.talk is not None:
+            self._barged_in = False
+            self._notify(self.talk.player_done, self.clock.now())
+
+    def _dropped(self, at: float) -> None:
+        self._drop_reported = True
+        self.utterances_dropped += 1
+        if self.talk is not None:
+            self._notify(self.talk.dropped, at)
+
+    def _notify(self, hook: Callable[[float], None], at: float) -> None:
+        try:
+            hook(at)
+        except Exception as error:
+            self._report(ListenerError(f"reporting the player's speech failed ({error!r}); "
+                                       "still listening"))
+
     def _deliver(self, results: list[Recognition] | None) -> None:
         for result in results or []:
             mapped = self._timeline.to_source(result)
             if mapped.is_final:
                 if mapped.text:  # a cough must not close a push-to-talk window
                     self.gate.utterance_finished(self.clock.now())
-                self._activity.reset_utterance()
+                self._forget_utterance()
+                self._player_done()
                 self._callback(self._on_result, mapped)
             elif self._on_partial is not None:
                 self._callback(self._on_partial, mapped)
@@ -217,6 +391,10 @@ class Listener:
         timer.cancel()
         self._feeding = False
         self._offsets.clear()  # the gap broke the link between stream time and the clock
+        if self.mask is not None:
+            self.mask.clear()
+        if self.echo is not None:
+            self.echo.reset()
         self._call_recognizer(self.recognizer.reset)
         return not self._stopping.is_set()
 
@@ -232,31 +410,3 @@ class _RecognizerFailedError(Exception):
     def __init__(self, cause: Exception) -> None:
         super().__init__(str(cause))
         self.cause = cause
-
-
-class _Timeline:
-    """Maps the recognizer's timeline (only admitted audio) back onto the source's."""
-
-    def __init__(self) -> None:
-        self._recognizer_starts: list[float] = []
-        self._source_starts: list[float] = []
-
-    def add(self, recognizer_time: float, source_time: float) -> None:
-        self._recognizer_starts.append(recognizer_time)
-        self._source_starts.append(source_time)
-        if len(self._recognizer_starts) > 1000:  # results only ever look a few segments back
-            del self._recognizer_starts[:500], self._source_starts[:500]
-
-    def source_time(self, recognizer_time: float) -> float:
-        if not self._recognizer_starts:
-            return recognizer_time
-        index = max(0, bisect.bisect_right(self._recognizer_starts, recognizer_time + 1e-9) - 1)
-        return self._source_starts[index] + recognizer_time - self._recognizer_starts[index]
-
-    def to_source(self, result: Recognition) -> Recognition:
-        def convert(time: float | None) -> float | None:
-            return None if time is None else self.source_time(time)
-
-        return dataclasses.replace(result, speech_start=convert(result.speech_start),
-                                   speech_end=convert(result.speech_end),
-                                   emitted_at=self.source_time(result.emitted_at))

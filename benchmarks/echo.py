@@ -1,0 +1,399 @@
+"""Listening while the game speaks: the room benchmark (see benchmarks/room.py).
+
+    python -m benchmarks.echo [--split report|tuning] [--recognizer auto|pocketsphinx|...]
+                              [--mode always --mode echo_guard ...] [--quick] [--json]
+
+For each room (reverberation time x delay x echo level) and listening mode:
+- the game's narration of a whole match with nobody speaking: commands recognized
+  (false commands), barge-ins (the game cutting itself off), "say it again" answers;
+- the player's commands, each begun while the game is talking: accuracy, wrong
+  commands, and how long from the start of the player's voice to the announcement
+  stopping (barge-in);
+and, once, the same commands with the game silent, the accuracy the rest is measured
+against. Every block goes through the real canceller, detector, listener and
+recognizer in real block order. With --json the last line is one JSON object.
+
+Splits: `report` uses the recordings' test takes (0-4) and the held-out espeak-ng
+voices; `tuning` uses other takes and voices. Tune on tuning, report on report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import statistics
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.make_corpus import SPLITS, speak, trim
+from benchmarks.room import (
+    FarEnd,
+    RoomCondition,
+    RoomSource,
+    RoomStream,
+    Utterance,
+    echo_gain,
+    impulse_response,
+    levelled,
+    mix_near,
+    narrated_match,
+    noise_bed,
+    place_over_speech,
+    speech_spans,
+)
+from voicespit.config import PROJECT_ROOT
+from voicespit.speech.audio import read_wav
+from voicespit.speech.echo import EchoStage
+from voicespit.speech.far_end import PlaybackReference
+from voicespit.speech.gate import ListeningGate
+from voicespit.speech.grammar import sentences
+from voicespit.speech.listener import Listener, TalkHooks
+from voicespit.speech.parser import command_in, parse
+from voicespit.speech.recognizer import Recognition
+from voicespit.speech.select import make_recognizer
+
+DATA = PROJECT_ROOT.parent / "shared" / "data"
+VOICES = DATA / "real-voices" / "fsdd-dev"
+NOISES = DATA / "real-noise"
+RANKS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
+CONDITIONS = [RoomCondition(rt60, delay, echo)
+              for rt60, delay in ((0.2, 10.0), (0.5, 45.0), (0.8, 80.0))
+              for echo in (0.0, 5.0, 10.0)]
+QUICK = [RoomCondition(0.5, 45.0, 10.0)]
+MODES = ("always", "echo_guard", "unguarded")
+"""always: the canceller and barge-in; echo_guard: deaf while speaking (the fallback);
+unguarded: listening through the game's voice with nothing done about it (what would
+happen without either)."""
+WINDOW_AFTER = 2.5
+"""A result up to this long after a command's end belongs to it."""
+
+
+def data_dir() -> Path:
+    """The shared data folder (beside the worktree, or VOICESPIT_DATA)."""
+    return Path(os.environ.get("VOICESPIT_DATA", DATA))
+
+
+def commands_for(split: str, limit: int | None = None) -> list[Utterance]:
+    """The split's commands: real recordings of the bare ranks, and espeak-ng sentences."""
+    takes = range(0, 5) if split == "report" else range(5, 10)
+    found: list[Utterance] = []
+    for path in sorted((data_dir() / "real-voices" / "fsdd-dev").glob("*.wav")):
+        digit, _speaker, take = path.stem.split("_")
+        if int(take) in takes and 2 <= int(digit) <= 9:
+            pcm, _ = read_wav(path)
+            samples = np.frombuffer(pcm, dtype="<i2").astype(np.float64)
+            found.append(Utterance(levelled(samples), RANKS[int(digit) - 2]))
+    corpus_split = SPLITS["heldout" if split == "report" else "tuning"]
+    rng = np.random.default_rng(corpus_split.seed)
+    phrases = sentences()
+    chosen = [phrases[i] for i in rng.choice(len(phrases), size=40, replace=False)]
+    with tempfile.TemporaryDirectory() as folder:
+        for index, text in enumerate(chosen):
+            voice = corpus_split.voices[index % len(corpus_split.voices)]
+            rate = int(rng.integers(140, 200))
+            samples = trim(speak(text, voice, rate, Path(folder))).astype(np.float64)
+            found.append(Utterance(levelled(samples), text))
+    order = np.random.default_rng(5).permutation(len(found))
+    shuffled = [found[i] for i in order]
+    return shuffled[:limit] if limit is not None else shuffled
+
+
+def noise_recording(split: str) -> np.ndarray:
+    """Real room noise: the first half of each recording for tuning, the second for reports."""
+    parts = []
+    for path in sorted((data_dir() / "real-noise").glob("*.wav")):
+        samples = np.frombuffer(read_wav(path)[0], dtype="<i2").astype(np.float64)
+        half = len(samples) // 2
+        parts.append(samples[half:] if split == "report" else samples[:half])
+    return np.concatenate(parts)
+
+
+@dataclass
+class Job:
+    condition: RoomCondition | None
+    """None: the game silent."""
+    mode: str
+    with_commands: bool
+    split: str
+    recognizer: str
+    canceller: str
+    seconds: float | None
+    commands: list[Utterance] = field(default_factory=list)
+    mask_echo: bool = True
+    """Let the recognizer hear only the player while the game plays (`speech/echo_mask.py`)."""
+
+
+@dataclass
+class Outcome:
+    label: str
+    mode: str
+    condition: str
+    with_commands: bool
+    seconds: float
+    commands: int = 0
+    correct: int = 0
+    wrong: int = 0
+    false_commands: int = 0
+    barge_ins: int = 0
+    said_again: int = 0
+    """Commands answered with "I was talking: say it again" (echo guard)."""
+    answered_again: int = 0
+    """Of the commands over the game that were not heard, those that got that answer."""
+    barge_latencies_ms: list[float] = field(default_factory=list)
+    canceller_cpu: float = 0.0
+    held_back: int = 0
+
+
+def make_canceller(kind: str) -> Any:
+    if kind == "webrtc":
+        from voicespit.speech.echo import open_canceller
+
+        return open_canceller()
+    from benchmarks import echo_candidates
+
+    return echo_candidates.make(kind)
+
+
+def run(job: Job) -> Outcome:
+    timeline = narrated_match(7) if job.condition is not None else None
+    spans = speech_spans(timeline) if timeline is not None else speech_spans(narrated_match(7))
+    rng = np.random.default_rng(11)
+    placed = place_over_speech(job.commands, spans, rng) if job.with_commands else []
+    if job.seconds is not None:
+        duration = job.seconds
+        placed = [u for u in placed if u.end + WINDOW_AFTER < duration]
+    elif placed:
+        duration = placed[-1].end + WINDOW_AFTER + 1.0
+    else:
+        assert timeline is not None
+        duration = timeline.duration + 2.0
+    near = mix_near(placed, duration) + noise_bed(noise_recording(job.split), duration, rng)
+    clock_start = 1000.0
+    gate_mode = {"always": "always", "unguarded": "headphones"}.get(job.mode, job.mode)
+    gate = ListeningGate(gate_mode)
+    far = FarEnd(timeline, gate, clock_start)
+    responses = gain = None
+    if job.condition is not None and timeline is not None:
+        condition = job.condition
+        room_rng = np.random.default_rng(int(condition.rt60 * 100 + condition.delay_ms))
+        responses = (impulse_response(condition.rt60, condition.delay_ms, far.rate, room_rng),
+                     impulse_response(condition.rt60, condition.delay_ms + 0.7, far.rate,
+                                      room_rng))
+        gain = echo_gain(timeline, responses, condition.echo_db)
+    stream = RoomStream(duration, near, far, responses, gain or 1.0)
+    stream.clock.advance_to(clock_start)
+    reference = PlaybackReference(far.rate)
+    source = RoomSource(stream, seed=3, tap=reference.push)
+    canceller = make_canceller(job.canceller) if job.mode == "always" else None
+    echo = EchoStage(canceller, reference)
+    outcome = Outcome(f"{job.mode}", job.mode,
+                      job.condition.name if job.condition else "game silent",
+                      job.with_commands, duration)
+    processing: list[float] = []
+
+    def barge_in(at: float) -> None:
+        processing.append(time.perf_counter() - source.last_handed_over)
+        far.barge_in(at)
+
+    said_again: list[float] = []
+    talk = TalkHooks(barge_in=barge_in if job.mode == "always" else None,
+                     player_done=far.player_done, dropped=said_again.append)
+    recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
+                                    models_dir=PROJECT_ROOT / "models")
+    results: list[Recognition] = []
+    listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
+                        talk=None if job.mode == "unguarded" else talk,
+                        mask_echo=job.mask_echo)
+    listener.start()
+    listener.wait()
+    score(outcome, placed, results, said_again, far, processing, clock_start, spans)
+    outcome.barge_ins = listener.barge_ins
+    outcome.canceller_cpu = listener.echo_seconds / duration
+    outcome.held_back = far.skipped
+    return outcome
+
+
+def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
+          said_again: list[float], far: FarEnd, processing: list[float], clock_start: float,
+          spans: list[tuple[float, float]]) -> None:
+    heard = [(r.speech_start if r.speech_start is not None else r.emitted_at, command_in(r.text))
+             for r in results if r.is_final and r.text and not r.rejected]
+    heard = [(at, command) for at, command in heard if command is not None]
+    used = set()
+    outcome.commands = len(placed)
+    for index, utterance in enumerate(placed):
+        following = placed[index + 1].onset if index + 1 < len(placed) else float("inf")
+        window_end = min(utterance.end + WINDOW_AFTER, following - 0.2)
+        mine = [i for i, (at, _) in enumerate(heard) if utterance.onset - 0.3 <= at < window_end]
+        used.update(mine)
+        commands = [heard[i][1] for i in mine]
+        expected = parse(utterance.transcript)
+        if commands == [expected]:
+            outcome.correct += 1
+        elif commands:
+            outcome.wrong += 1
+        elif any(clock_start + utterance.onset - 0.3 <= at < clock_start + window_end
+                 for at in said_again):
+            outcome.answered_again += 1
+        outcome.barge_latencies_ms.extend(
+            _barge_latency(utterance, far, processing, clock_start, spans))
+    outcome.false_commands = len(heard) - len(used)
+    outcome.said_again = len(said_again)
+
+
+def _barge_latency(utterance: Utterance, far: FarEnd, processing: list[float],
+                   clock_start: float, spans: list[tuple[float, float]]) -> list[float]:
+    """From the player's first sound to the announcement stopping: by barge-in, or (not
+    stopped) its natural end, which counts against the figure."""
+    onset = clock_start + utterance.onset
+    for index, stop in enumerate(far.stops):
+        if onset - 0.05 <= stop.barged_at <= onset + 1.5 and stop.heard_until is not None:
+            delay = processing[index] if index < len(processing) else 0.0
+            return [1000.0 * (stop.heard_until + delay - onset)]
+    for start, end in spans:
+        if clock_start + start <= onset < clock_start + end:
+            return [1000.0 * (clock_start + end - onset)]
+    return []
+
+
+def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
+    conditions = QUICK if args.quick else CONDITIONS
+    if args.room:
+        conditions = [RoomCondition(*(float(part) for part in room.split(",")))
+                      for room in args.room]
+    jobs = []
+    mask = not args.no_mask
+    for mode in args.mode or ["always"]:
+        for condition in conditions:
+            jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
+                            args.narration_seconds, mask_echo=mask))
+            if not args.narration_only:
+                jobs.append(Job(condition, mode, True, args.split, args.recognizer,
+                                args.canceller, None, commands, mask_echo=mask))
+    if not args.narration_only:
+        jobs.append(Job(None, "always", True, args.split, args.recognizer, args.canceller,
+                        None, commands, mask_echo=mask))
+    return jobs
+
+
+def p95(values: list[float]) -> float | None:
+    if not values:
+        return None
+    return float(np.percentile(values, 95))
+
+
+def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, object]:
+    """The table for --narration-only: what the game's own voice did, room by room."""
+    print("\n| mode | room | narration alone: false commands | barge-ins | say-again "
+          "| canceller CPU |")
+    print("|---|---|---:|---:|---:|---:|")
+    for o in outcomes:
+        print(f"| {o.mode} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
+              f"| {o.barge_ins} | {o.said_again} | {100 * o.canceller_cpu:.1f} % |")
+    always = [o for o in outcomes if o.mode == "always"]
+    summary: dict[str, object] = {}
+    summary.update(
+        recognizer=args.recognizer, canceller=args.canceller, split=args.split,
+        mask_echo=not args.no_mask,
+        false_commands=sum(o.false_commands for o in always),
+        false_barge_ins=sum(o.barge_ins for o in always),
+        cpu_share=round(statistics.median(o.canceller_cpu for o in always), 4)
+        if always else None,
+        outcomes=[{k: v for k, v in asdict(o).items() if k != "barge_latencies_ms"}
+                  for o in outcomes])
+    return summary
+
+
+def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, object]:
+    if args.narration_only:
+        return report_narration(outcomes, args)
+    silent = next(o for o in outcomes if o.condition == "game silent")
+    silent_accuracy = silent.correct / max(1, silent.commands)
+    print(f"\nCommands with the game silent: accuracy {silent_accuracy:.3f} "
+          f"({silent.correct}/{silent.commands}), wrong {silent.wrong / max(1, silent.commands):.3f}")
+    print("\n| mode | room | narration alone: false commands | barge-ins | say-again "
+          "| commands over the game: accuracy | ratio | wrong | lost, answered | "
+          "barge-in p50 / p95 ms | canceller CPU |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    summary: dict[str, object] = {}
+    ratios, wrongs, false_total, latencies, cpu = [], [], 0, [], []
+    for mode in args.mode or ["always"]:
+        alone = {o.condition: o for o in outcomes if o.mode == mode and not o.with_commands
+                 and o.condition != "game silent"}
+        talking = {o.condition: o for o in outcomes if o.mode == mode and o.with_commands
+                   and o.condition != "game silent"}
+        for name, quiet in alone.items():
+            busy = talking[name]
+            accuracy = busy.correct / max(1, busy.commands)
+            ratio = accuracy / silent_accuracy if silent_accuracy else 0.0
+            wrong = busy.wrong / max(1, busy.commands)
+            lost = busy.commands - busy.correct - busy.wrong
+            lat = busy.barge_latencies_ms
+            lat_text = (f"{statistics.median(lat):.0f} / {p95(lat):.0f}" if lat else "-")
+            print(f"| {mode} | {name} | {quiet.false_commands} ({quiet.seconds / 60:.0f} min) "
+                  f"| {quiet.barge_ins} | {quiet.said_again} | {accuracy:.3f} | {ratio:.2f} "
+                  f"| {wrong:.3f} | {lost}, {busy.answered_again} | {lat_text} "
+                  f"| {100 * busy.canceller_cpu:.1f} % |")
+            if mode == "always":
+                ratios.append(ratio)
+                wrongs.append(wrong)
+                false_total += quiet.false_commands
+                latencies.extend(lat)
+                cpu.append(busy.canceller_cpu)
+    summary.update(
+        recognizer=args.recognizer, canceller=args.canceller, split=args.split,
+        mask_echo=not args.no_mask,
+        silent_accuracy=round(silent_accuracy, 4),
+        false_commands=false_total,
+        accuracy_ratio=round(min(ratios), 4) if ratios else None,
+        wrong_rate=round(max(wrongs), 4) if wrongs else None,
+        barge_in_p95_ms=round(p95(latencies) or 0.0, 1) if latencies else None,
+        cpu_share=round(statistics.median(cpu), 4) if cpu else None,
+        outcomes=[{k: v for k, v in asdict(o).items() if k != "barge_latencies_ms"}
+                  for o in outcomes])
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("report", "tuning"), default="report")
+    parser.add_argument("--recognizer", default="auto", help="auto: the game's default (Whisper)")
+    parser.add_argument("--canceller", default="webrtc",
+                        help="webrtc (the game's), or a candidate: webrtc-ns, speex, apm")
+    parser.add_argument("--mode", action="append", choices=MODES)
+    parser.add_argument("--quick", action="store_true", help="one room, for a first look")
+    parser.add_argument("--room", action="append", metavar="RT60,DELAY_MS,ECHO_DB",
+                        help="rooms to measure instead of the table's nine (repeatable)")
+    parser.add_argument("--narration-seconds", type=float, default=None,
+                        help="play only this much of the match (default: all of it)")
+    parser.add_argument("--commands", type=int, default=None, help="use only this many")
+    parser.add_argument("--narration-only", action="store_true",
+                        help="only the game's narration with nobody speaking (false commands)")
+    parser.add_argument("--no-mask", action="store_true",
+                        help="let the recognizer hear the residual echo (the mask's baseline)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} at start; split {args.split}, "
+          f"recognizer {args.recognizer}, canceller {args.canceller}")
+    commands = commands_for(args.split, args.commands)
+    jobs = jobs_for(args, commands)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=args.workers, mp_context=context) as pool:
+        outcomes = list(pool.map(run, jobs))
+    summary = report(outcomes, args)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    if args.json:
+        print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Telling the player's voice from the game's, and keeping the game's from the recognizer.
+
+The detector runs on the real WebRTC canceller's output in a simulated room (as in
+test_echo.py): espeak-ng narration is the game, a real recording (FSDD) the player.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.make_corpus import speak, trim
+from benchmarks.room import impulse_response, levelled
+from tests.conftest import REAL_VOICES
+from voicespit.speech.audio import AudioBlock, read_wav
+from voicespit.speech.barge_in import TalkDetector
+from voicespit.speech.echo import EchoStage, open_canceller
+from voicespit.speech.echo_mask import EchoMask
+from voicespit.speech.far_end import PlaybackReference
+from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.room_tone import RoomTone
+
+BLOCK = 480
+
+
+def narration() -> np.ndarray:
+    with tempfile.TemporaryDirectory() as folder:
+        line = trim(speak("Left: seven. Right: eight, opponent. Stock two: queen. Your turn.",
+                          "en-us", 175, Path(folder))).astype(np.float64)
+    return np.tile(line, 4)
+
+
+def player_saying(name: str) -> np.ndarray:
+    path = REAL_VOICES / name
+    if not path.is_file():
+        pytest.skip("needs the shared real voices")
+    pcm, _ = read_wav(path)
+    return levelled(np.frombuffer(pcm, dtype="<i2").astype(np.float64))
+
+
+def onsets_in_room(echo_db: float, player: np.ndarray, at: int) -> list[float]:
+    """Seconds at which the detector heard the player start, the game talking throughout."""
+    game = narration()
+    room = impulse_response(0.5, 45.0, SAMPLE_RATE, np.random.default_rng(2))
+    echo = np.convolve(game, room)[:len(game)]
+    speech_rms = np.sqrt(np.mean(echo[np.abs(echo) > 0.01 * np.abs(echo).max()] ** 2))
+    player_rms = np.sqrt(np.mean(player[np.abs(player) > 0.01 * np.abs(player).max()] ** 2))
+    echo *= player_rms * 10 ** (echo_db / 20) / speech_rms
+    near = np.random.default_rng(3).standard_normal(len(game)) * player_rms * 0.01
+    near[at:at + len(player)] += player
+    microphone = np.clip(echo + near, -32768, 32767).astype(np.int16)
+    reference = PlaybackReference(SAMPLE_RATE)
+    stage = EchoStage(open_canceller(), reference)
+    detector = TalkDetector()
+    onsets = []
+    for first in range(0, len(microphone) - BLOCK, BLOCK):
+        reference.push((game[first:first + BLOCK] / 32768).astype(np.float32),
+                       first / SAMPLE_RATE)
+        block = AudioBlock(microphone[first:first + BLOCK].tobytes(), first / SAMPLE_RATE)
+        cancelled = stage.cancel(block, first / SAMPLE_RATE)
+        assert cancelled is not None
+        if detector.feed(np.frombuffer(cancelled.pcm, dtype="<i2"), stage.last_near,
+                         game_playing=True, far=stage.last_far):
+            onsets.append((first + BLOCK) / SAMPLE_RATE)
+    return onsets
+
+
+@pytest.mark.parametrize("echo_db", [0.0, 5.0])
+def test_the_player_talking_over_the_game_is_heard_and_the_game_alone_never(
+        echo_db: float) -> None:
+    player = player_saying("7_jackson_3.wav")
+    at = 8 * SAMPLE_RATE  # the canceller has had 8 s of the game to learn the room
+    onsets = onsets_in_room(echo_db, player, at)
+    assert onsets, "the player was never heard"
+    assert at / SAMPLE_RATE <= onsets[0] <= at / SAMPLE_RATE + 0.4, onsets
+    assert len(onsets) == 1, "the game's own voice started nothing"
+
+
+def blocks(count: int, start: float = 0.0) -> list[AudioBlock]:
+    return [AudioBlock(bytes(2 * BLOCK), start + index * BLOCK / SAMPLE_RATE)
+            for index in range(count)]
+
+
+def test_while_only_the_game_plays_nothing_reaches_the_recognizer_but_in_order() -> None:
+    mask = EchoMask(hold=0.3)
+    judged = [j for block in blocks(30) for j in mask.push(block, playing=True, talking=False)]
+    assert not any(j.heard for j in judged)
+    assert len(judged) == 30 - 10  # 0.3 s (10 blocks) still held, waiting to be judged
+    starts = [j.block.start for j in judged]
+    assert starts == sorted(starts)
+
+
+def test_when_the_player_is_heard_the_held_audio_goes_through_whole() -> None:
+    mask = EchoMask(hold=0.3)
+    game_only = blocks(20)
+    for block in game_only:
+        mask.push(block, playing=True, talking=False)
+    voice = blocks(1, start=20 * BLOCK / SAMPLE_RATE)[0]
+    judged = mask.push(voice, playing=True, talking=True)
+    assert all(j.heard for j in judged)
+    assert [j.block for j in judged] == [*game_only[-10:], voice]  # the 0.3 s before it too
+
+
+def test_audio_recorded_while_nothing_plays_passes_at_once() -> None:
+    mask = EchoMask(hold=0.3)
+    for block in blocks(5):
+        mask.push(block, playing=True, talking=False)
+    after = blocks(1, start=5 * BLOCK / SAMPLE_RATE)[0]
+    judged = mask.push(after, playing=False, talking=False)
+    assert [j.heard for j in judged] == [False] * 5 + [True]
+    assert judged[-1].block == after
+
+
+def real_noise() -> np.ndarray:
+    path = REAL_VOICES.parent.parent / "real-noise" / "exercise_bike.wav"
+    if not path.is_file():
+        pytest.skip("needs the shared real noise")
+    return np.frombuffer(read_wav(path)[0], dtype="<i2")
+
+
+def frame_levels(samples: np.ndarray) -> np.ndarray:
+    frames = samples[:len(samples) // 160 * 160].astype(np.float64).reshape(-1, 160)
+    levels: np.ndarray = 10 * np.log10(np.mean(frames * frames, axis=1) / 32768.0**2 + 1e-12)
+    return levels
+
+
+def test_room_tone_tops_a_hushed_background_up_to_the_rooms_and_leaves_a_voice_alone() -> None:
+    noise = real_noise()
+    tone = RoomTone()
+    tone.learn(noise[:2 * SAMPLE_RATE])
+    assert tone.level_db is not None
+    hushed = (noise[2 * SAMPLE_RATE:4 * SAMPLE_RATE] * 0.3).astype(np.int16)  # -10 dB
+    filled = tone.fill(hushed)
+    assert np.median(frame_levels(hushed)) < tone.level_db - 8
+    assert abs(np.median(frame_levels(filled)) - tone.level_db) < 1.5
+    voice = player_saying("7_jackson_3.wav").astype(np.int16)
+    loud = frame_levels(voice) > tone.level_db + 10
+    np.testing.assert_array_equal(tone.fill(voice)[:len(loud) * 160].reshape(-1, 160)[loud],
+                                  voice[:len(loud) * 160].reshape(-1, 160)[loud])
+
+
+def test_before_the_room_has_been_heard_nothing_is_added() -> None:
+    hushed = (real_noise()[:SAMPLE_RATE] * 0.3).astype(np.int16)
+    np.testing.assert_array_equal(RoomTone().fill(hushed), hushed)

@@ -1,0 +1,35 @@
+"""The game in a simulated room (benchmarks/room.py): what keeps its own voice from being a
+command. The real narration, mixer, reference, WebRTC canceller, talk detector, echo
+mask, listener and the default recognizer (Whisper), in real block order. Behaviour
+only: the figures (and speed) are the benchmark's, `python -m benchmarks.echo`.
+
+Issue 12 asks for no command at all from the narration; that is not met yet (the
+detector's false starts let some residual through: README, "Listening while the game
+speaks"), so this checks what the mask does achieve, against the same minute without it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.echo import Job, data_dir, run
+from benchmarks.room import RoomCondition
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    not (data_dir() / "real-voices").is_dir(), reason="needs the shared real voices and noise")]
+
+LIVELY_LOUD_ROOM = RoomCondition(0.5, 45.0, 10.0)
+
+
+def narration_alone(mask_echo: bool) -> int:
+    outcome = run(Job(LIVELY_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 60.0,
+                      mask_echo=mask_echo))
+    assert outcome.said_again == 0  # nobody spoke, so nobody is asked to say it again
+    return outcome.false_commands
+
+
+def test_the_echo_mask_keeps_most_of_the_games_own_narration_from_being_commands() -> None:
+    unmasked = narration_alone(mask_echo=False)
+    masked = narration_alone(mask_echo=True)
+    assert unmasked >= 3, "the canceller's residual alone is taken for commands"
+    assert masked * 3 <= unmasked

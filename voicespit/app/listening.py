@@ -1,0 +1,64 @@
+"""How the game listens: the listening mode the settings ask for, made real.
+
+`auto` (the default) uses the echo guard with loudspeakers: it does not listen while
+it speaks, and a command it had to lose that way is answered "I was talking: say it
+again". With no loudspeaker (text only, no sound card) there is nothing to hear, so
+it listens all the time. `always` asks for the echo canceller, so the player can
+talk over the game and interrupt it; when no canceller can run it says so in plain
+words and falls back to the echo guard. `echo_guard`, `headphones` and
+`push_to_talk` are taken as they are.
+
+Why `auto` is not `always` yet: in the simulated rooms of `benchmarks.echo`, what
+the canceller leaves of the game's own narration was still taken for commands
+(2 to 31 in 7.9 minutes of narration, by room and echo level), and a command the
+player never said can play a card. A command lost under the game's voice is always
+answered; a card played that was never said cannot be taken back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from voicespit.speech.echo import CancellerError, EchoCanceller, open_canceller
+
+NO_CANCELLER = ("I cannot take my own voice out of what the microphone hears here, so I "
+                "will not listen while I speak: wait until I finish, or use headphones.")
+SENTENCES = {
+    "always": "I listen even while I speak: talk over me to interrupt.",
+    "headphones": "I listen even while I speak.",
+    "echo_guard": "I stop listening while I speak.",
+    "push_to_talk": "Press the key left of 1 before each command.",
+}
+
+
+@dataclass(frozen=True)
+class Listening:
+    mode: str
+    """The gate's mode: always, echo_guard, headphones or push_to_talk."""
+    canceller: EchoCanceller | None
+    sentence: str
+    """What the greeting says about it, in plain words."""
+
+    @property
+    def barge_in(self) -> bool:
+        """Whether the player's voice over the game stops it: only where the game's own
+        voice cannot be mistaken for theirs."""
+        return self.mode in ("always", "headphones")
+
+
+def choose_listening(asked: str, loudspeaker: bool,
+                     make_canceller: Callable[[], EchoCanceller] = open_canceller) -> Listening:
+    """The listening mode for `asked` (a config value), given whether sound goes out of a
+    loudspeaker the microphone may hear."""
+    if asked == "auto":
+        if not loudspeaker:
+            return Listening("headphones", None, SENTENCES["headphones"])
+        return Listening("echo_guard", None, SENTENCES["echo_guard"])
+    if asked != "always":
+        return Listening(asked, None, SENTENCES[asked])
+    try:
+        canceller = make_canceller()
+    except CancellerError:
+        return Listening("echo_guard", None, NO_CANCELLER)
+    return Listening("always", canceller, SENTENCES["always"])
