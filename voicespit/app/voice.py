@@ -147,7 +147,6 @@ class VoiceInput:
         """Set when the recognizer failed: the game goes on by keyboard."""
         if isinstance(recognizer, ReportsTrouble):
             recognizer.on_trouble = self._recovered
-
         speaker = session.speaker
         talk = TalkHooks(barge_in=speaker.barge_in if barge_in else None,
                          player_done=speaker.player_done,
