@@ -129,6 +129,8 @@ class Job:
     commands: list[Utterance] = field(default_factory=list)
     mask_echo: bool = True
     """Let the recognizer hear only the player while the game plays (`speech/echo_mask.py`)."""
+    self_echo: bool = True
+    """Refuse a command the game's own words around it also make (`speech/self_echo.py`)."""
 
 
 @dataclass
@@ -150,6 +152,8 @@ class Outcome:
     barge_latencies_ms: list[float] = field(default_factory=list)
     canceller_cpu: float = 0.0
     held_back: int = 0
+    self_echoes: int = 0
+    """Commands refused as the game's own words (each answered as not understood)."""
 
 
 def make_canceller(kind: str) -> Any:
@@ -211,13 +215,14 @@ def run(job: Job) -> Outcome:
     results: list[Recognition] = []
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
                         talk=None if job.mode == "unguarded" else talk,
-                        mask_echo=job.mask_echo)
+                        mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
     listener.start()
     listener.wait()
     score(outcome, placed, results, said_again, far, processing, clock_start, spans)
     outcome.barge_ins = listener.barge_ins
     outcome.canceller_cpu = listener.echo_seconds / duration
     outcome.held_back = far.skipped
+    outcome.self_echoes = listener.self_echoes
     return outcome
 
 
@@ -270,17 +275,17 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
         conditions = [RoomCondition(*(float(part) for part in room.split(",")))
                       for room in args.room]
     jobs = []
-    mask = not args.no_mask
+    checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo}
     for mode in args.mode or ["always"]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
-                            args.narration_seconds, mask_echo=mask))
+                            args.narration_seconds, [], **checks))
             if not args.narration_only:
                 jobs.append(Job(condition, mode, True, args.split, args.recognizer,
-                                args.canceller, None, commands, mask_echo=mask))
+                                args.canceller, None, commands, **checks))
     if not args.narration_only:
         jobs.append(Job(None, "always", True, args.split, args.recognizer, args.canceller,
-                        None, commands, mask_echo=mask))
+                        None, commands, **checks))
     return jobs
 
 
@@ -292,19 +297,21 @@ def p95(values: list[float]) -> float | None:
 
 def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, object]:
     """The table for --narration-only: what the game's own voice did, room by room."""
-    print("\n| mode | room | narration alone: false commands | barge-ins | say-again "
-          "| canceller CPU |")
-    print("|---|---|---:|---:|---:|---:|")
+    print("\n| mode | room | narration alone: false commands | refused as its own words "
+          "| barge-ins | say-again | canceller CPU |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for o in outcomes:
         print(f"| {o.mode} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
-              f"| {o.barge_ins} | {o.said_again} | {100 * o.canceller_cpu:.1f} % |")
+              f"| {o.self_echoes} | {o.barge_ins} | {o.said_again} "
+              f"| {100 * o.canceller_cpu:.1f} % |")
     always = [o for o in outcomes if o.mode == "always"]
     summary: dict[str, object] = {}
     summary.update(
         recognizer=args.recognizer, canceller=args.canceller, split=args.split,
-        mask_echo=not args.no_mask,
+        mask_echo=not args.no_mask, self_echo=not args.no_self_echo,
         false_commands=sum(o.false_commands for o in always),
         false_barge_ins=sum(o.barge_ins for o in always),
+        self_echoes=sum(o.self_echoes for o in always),
         cpu_share=round(statistics.median(o.canceller_cpu for o in always), 4)
         if always else None,
         outcomes=[{k: v for k, v in asdict(o).items() if k != "barge_latencies_ms"}
@@ -350,7 +357,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
                 cpu.append(busy.canceller_cpu)
     summary.update(
         recognizer=args.recognizer, canceller=args.canceller, split=args.split,
-        mask_echo=not args.no_mask,
+        mask_echo=not args.no_mask, self_echo=not args.no_self_echo,
         silent_accuracy=round(silent_accuracy, 4),
         false_commands=false_total,
         accuracy_ratio=round(min(ratios), 4) if ratios else None,
@@ -379,6 +386,9 @@ def main() -> None:
                         help="only the game's narration with nobody speaking (false commands)")
     parser.add_argument("--no-mask", action="store_true",
                         help="let the recognizer hear the residual echo (the mask's baseline)")
+    parser.add_argument("--no-self-echo", action="store_true",
+                        help="accept commands the game's own words also make (the check's "
+                             "baseline)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -43,6 +43,7 @@ from voicespit.speech.far_end import PlaybackReference
 from voicespit.speech.gate import ListeningGate
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.resample import Resampler
+from voicespit.speech.self_echo import SpokenWords
 
 Floats = npt.NDArray[np.float64]
 
@@ -196,6 +197,8 @@ class FarEnd:
         """Speech that would have started while the player was talking (held, not played)."""
         self.stops: list[Stop] = []
         self._speaking: list[Playing] = []
+        self.spoken = SpokenWords()
+        """The words played, as the live speaker reports them (`on_words_played`)."""
 
     @property
     def frontier(self) -> float:
@@ -225,7 +228,10 @@ class FarEnd:
         playing: Playing | None = None
 
         def started(at: float) -> None:
-            self.gate.speaking_started(at + lead / self.rate)
+            heard_at = at + lead / self.rate
+            self.gate.speaking_started(heard_at)
+            self.spoken.played(placed.announcement.text, heard_at,
+                               heard_at + placed.frames / self.rate)
 
         def finished(at: float, completed: bool) -> None:
             if playing in self._speaking:

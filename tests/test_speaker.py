@@ -203,6 +203,24 @@ def test_reports_bracket_the_speech_and_count_every_event_heard_in_order(ears: E
     assert started <= first_sound + 0.01 and finished >= last_sound - 0.01
 
 
+def test_the_words_are_reported_with_when_they_are_heard(ears: Ears) -> None:
+    words: list[tuple[str, float, float]] = []
+    ears.speaker.on_words_played(lambda text, start, end: words.append((text, start, end)))
+    ears.speaker.say(Announcement("Left: seven.", "pile:left", sequence=1))
+    ears.speaker.say(Announcement("Stock three: jack.", "stock:2", sequence=2))
+    assert ears.speaker.wait_until_idle(IDLE)
+    assert [text for text, _, _ in words] == ["Left: seven.", "Stock three: jack."]
+    recording = ears.recording()
+    sound = np.flatnonzero(np.abs(recording[:, 0]) > 1e-3)
+    (_, first_start, first_end), (_, second_start, second_end) = words
+    assert first_start <= ears.time_of_frame(int(sound[0])) + 0.01
+    assert first_end <= second_start + 0.01, "each announcement's own span, in order"
+    # A busy machine stretches the virtual card's clock, not the samples: compare frames.
+    rate = ears.output.mixer.sample_rate
+    spoken_frames = (first_end - first_start + second_end - second_start) * rate
+    assert len(sound) <= spoken_frames <= len(recording)
+
+
 def test_speaking_faster_takes_effect_on_the_next_announcement(ears: Ears) -> None:
     spans = []  # in samples played, which a busy machine does not stretch
     for rate in (150, 300):

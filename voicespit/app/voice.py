@@ -40,6 +40,7 @@ from voicespit.speech.gate import ListeningGate
 from voicespit.speech.grammar import sentences
 from voicespit.speech.listener import Listener, TalkHooks, VoiceStoppedError
 from voicespit.speech.recognizer import Recognition, Recognizer
+from voicespit.speech.self_echo import SpokenWords
 
 HUMAN = 0
 KEYBOARD_ADVICE = "Type your commands and press enter, or press question mark for the keys."
@@ -135,7 +136,8 @@ class VoiceInput:
                  leave_at_end: bool = False, echo: EchoStage | None = None,
                  barge_in: bool = False) -> None:
         """`echo`: cancel (or at least follow) what the loudspeakers play. `barge_in`: the
-        player's voice over the game stops the speaker."""
+        player's voice over the game stops the speaker (and, through a canceller, a
+        command that only repeats the game's own words around it is refused)."""
         self.session = session
         self.gate = gate
         self.clock = clock
@@ -151,8 +153,11 @@ class VoiceInput:
         talk = TalkHooks(barge_in=speaker.barge_in if barge_in else None,
                          player_done=speaker.player_done,
                          dropped=lambda _at: session.handle_dropped())
+        spoken = SpokenWords()
+        speaker.on_words_played(spoken.played)
         self.listener = Listener(source, self.recognizer, gate, self.commands.on_recognition,
-                                 clock, on_error=self._on_error, echo=echo, talk=talk)
+                                 clock, on_error=self._on_error, echo=echo, talk=talk,
+                                 spoken=spoken)
 
     def start(self) -> None:
         self.listener.start()

@@ -6,6 +6,10 @@ Reports:
   gate so the game does not hear itself. Earcons do not open or close the gate:
   they are short, and gating them would cut off a player talking over the
   opponent's cards.
+- `words_played(text, start, end)`: an announcement's words began to be heard at
+  clock time `start` and run to `end` if not cut. The app hands them to the
+  listener, which refuses a command that only repeats what the game was saying
+  (`speech/self_echo.py`).
 - `announcement_finished(sequence)`: every announcement of the events up to
   `sequence` has been heard, cut off, replaced or dropped. The app passes it to
   `Match.announcement_finished`, which starts the opponent's reaction clock.
@@ -20,6 +24,7 @@ from voicespit.audio.tts import OPPONENT_VOICE, YOUR_VOICE, Voice
 from voicespit.narration import Announcement
 
 TimeListener = Callable[[float], None]
+WordsListener = Callable[[str, float, float], None]
 SequenceListener = Callable[[int], None]
 CutListener = Callable[[Announcement], None]
 MIN_RATE = 80
@@ -103,6 +108,7 @@ class SpeakerBase:
         self._finished: list[TimeListener] = []
         self._heard: list[SequenceListener] = []
         self._cut_by_player: list[CutListener] = []
+        self._words: list[WordsListener] = []
 
     def begin_match(self) -> None:
         """A new match numbers its events from one again: forget the last match's."""
@@ -138,6 +144,14 @@ class SpeakerBase:
 
     def on_announcement_finished(self, listener: SequenceListener) -> None:
         self._heard.append(listener)
+
+    def on_words_played(self, listener: WordsListener) -> None:
+        """Called with each announcement's words, when and until when they are heard."""
+        self._words.append(listener)
+
+    def _emit_words(self, text: str, start: float, end: float) -> None:
+        for listener in self._words:
+            listener(text, start, end)
 
     def on_cut_by_player(self, listener: CutListener) -> None:
         """Called with the announcement the player talked over and so stopped (barge-in)."""

@@ -33,6 +33,7 @@ from voicespit.audio.reports import (
     SpeakerBase,
     SpeechSettings,
     TimeListener,
+    WordsListener,
 )
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
 from voicespit.audio.tts import SpeechRenderer, SpeechRenderError, Voice
@@ -76,6 +77,8 @@ class Speaker(Protocol):
     def on_announcement_finished(self, listener: SequenceListener) -> None: ...
 
     def on_cut_by_player(self, listener: CutListener) -> None: ...
+
+    def on_words_played(self, listener: WordsListener) -> None: ...
 
     def barge_in(self, time: float) -> None:
         """The player started speaking over the game: stop now, hold what waits."""
@@ -142,6 +145,8 @@ class _Speech:
     """When `say()` was called for it: the start of its latency."""
     cue: Playing | None = None
     """Its own cue: the words start on the frame the cue ends."""
+    duration: float = 0.0
+    """Seconds its words last, once rendered."""
 
 
 class LiveSpeaker(SpeakerBase):
@@ -368,6 +373,7 @@ class LiveSpeaker(SpeakerBase):
                 self._cond.notify_all()
                 return
             sound = centred(mono, SPEECH_GAIN * self.settings.volume)
+            speech.duration = len(sound) / self.mixer.sample_rate
             speech.playing = self.mixer.play(
                 sound, on_start=lambda at: self._speech_started(speech, at),
                 on_finish=lambda at, completed: self._speech_finished(speech, at, completed),
@@ -386,6 +392,8 @@ class LiveSpeaker(SpeakerBase):
         with self._cond:
             speech.started = True
             self.latencies.append(at - speech.said_at)
+            text, end = speech.announcement.text, at + speech.duration
+            self._reports.append(lambda: self._emit_words(text, at, end))
             if not self._speaking:
                 self._speaking = True
                 self._reports.append(lambda: self._emit_started(at))

@@ -63,6 +63,7 @@ from voicespit.speech.fed_timeline import FedTimeline
 from voicespit.speech.gate import ListeningGate
 from voicespit.speech.recognizer import Recognition, Recognizer
 from voicespit.speech.room_tone import RoomTone
+from voicespit.speech.self_echo import SpokenWords, refused_if_echo
 
 _T = TypeVar("_T")
 
@@ -104,10 +105,13 @@ class Listener:
                  reconnect_after: float | None = None, resume_after_quiet: float = 0.2,
                  resync_limit: float = 2.0, echo: EchoStage | None = None,
                  talk: TalkHooks | None = None, detector: TalkDetector | None = None,
-                 mask_echo: bool = True, answer_wait: float = 1.0) -> None:
+                 mask_echo: bool = True, answer_wait: float = 1.0,
+                 spoken: SpokenWords | None = None) -> None:
         """`echo`: cancel the game's sound first. `talk`: report barge-in and lost
         utterances (with `detector`, or a default one). `mask_echo`: with a canceller and
         barge-in, let the recognizer hear only the player while the game plays.
+        `spoken`: the game's words as heard; with the mask, a command those words around
+        it would also make is refused as the game's own (`self_echo`).
         `answer_wait`: after the player has stopped, the longest wait for the recognizer's
         answer before the game may speak again."""
         self.source = source
@@ -134,6 +138,9 @@ class Listener:
         """Keeps the canceller's residual echo from the recognizer (`echo_mask`)."""
         self.room_tone = RoomTone()
         """With the mask: the room's background kept under what the recognizer hears."""
+        self.spoken = spoken if self.mask is not None else None
+        self.self_echoes = 0
+        """Commands refused because the game's own words around them said the same."""
         self.barge_ins = 0
         self.echo_seconds = 0.0
         """CPU seconds the echo canceller took on this thread (for the benchmark)."""
@@ -352,6 +359,10 @@ class Listener:
     def _deliver(self, results: list[Recognition] | None) -> None:
         for result in results or []:
             mapped = self._timeline.to_source(result)
+            if self.spoken is not None and self._offsets:
+                judged = refused_if_echo(mapped, self.spoken, min(self._offsets))
+                self.self_echoes += judged is not mapped
+                mapped = judged
             if mapped.is_final:
                 if mapped.text:  # a cough must not close a push-to-talk window
                     self.gate.utterance_finished(self.clock.now())

@@ -1,0 +1,85 @@
+"""A command that only says what the game was saying around it is refused as its own echo."""
+
+from __future__ import annotations
+
+import threading
+
+from voicespit.speech.recognizer import Recognition
+from voicespit.speech.self_echo import SpokenWords, is_self_echo, refused_if_echo
+
+
+def spoken_match() -> SpokenWords:
+    """The game's words as a match plays them (clock seconds), from the room benchmark's
+    narration: the countdown, then pile and stockpile news."""
+    spoken = SpokenWords()
+    for text, start, end in (("Three.", 10.0, 10.4), ("Two.", 11.0, 11.4), ("One.", 12.0, 12.4),
+                             ("Spit!", 13.0, 13.4), ("Stock five: three.", 20.0, 21.0),
+                             ("Left: seven. Right: eight (opponent).", 30.0, 32.0)):
+        spoken.played(text, start, end)
+    return spoken
+
+
+def final(text: str, start: float, end: float) -> Recognition:
+    return Recognition(text, True, 0.9, start, end, end + 0.2)
+
+
+def test_the_game_saying_a_rank_makes_that_rank_heard_back_its_own() -> None:
+    spoken = spoken_match()
+    assert is_self_echo("three", spoken.between(9.5, 10.5))
+    assert is_self_echo("five", spoken.between(20.0, 21.0))  # "stock five" says it too
+    assert is_self_echo("seven left", spoken.between(30.0, 32.0))
+    assert is_self_echo("eight on right", spoken.between(30.0, 32.0))
+
+
+def test_what_the_game_did_not_say_is_not_its_echo() -> None:
+    spoken = spoken_match()
+    assert not is_self_echo("six on left", spoken.between(30.0, 32.0))
+    assert not is_self_echo("seven on right", spoken.between(30.0, 32.0))  # two sentences
+    assert not is_self_echo("four", spoken.between(9.5, 13.5))
+    assert not is_self_echo("spit", spoken.between(9.5, 12.5))  # "Spit!" came later
+    assert not is_self_echo("gibberish words", spoken.between(0.0, 40.0))
+
+
+def test_only_the_words_around_the_command_count() -> None:
+    spoken = spoken_match()
+    assert spoken.between(14.0, 19.0) == []
+    assert [s.text for s in spoken.between(12.2, 13.1)] == ["One.", "Spit!"]
+
+
+def test_a_command_heard_just_after_the_game_said_it_is_refused_and_says_why() -> None:
+    spoken = spoken_match()
+    # The recognizer's stream starts at clock time 5.0: "three" at stream 5.5 is clock 10.5.
+    refused = refused_if_echo(final("three", 5.5, 5.9), spoken, offset=5.0)
+    assert refused.rejected and refused.scores == {"self_echo": 1.0}
+    assert refused.text == "three"  # what was heard is kept (the log, "didn't catch three")
+
+
+def test_a_command_said_while_the_game_was_silent_passes_as_it_is() -> None:
+    spoken = spoken_match()
+    heard = final("three", 12.0, 12.5)  # clock 17.0: nothing said for 3.5 s
+    assert refused_if_echo(heard, spoken, offset=5.0) is heard
+    other = final("nine on left", 25.2, 25.9)  # clock 30.2, during "Left: seven..."
+    assert refused_if_echo(other, spoken, offset=5.0) is other
+
+
+def test_partial_and_already_refused_results_are_left_alone() -> None:
+    spoken = spoken_match()
+    partial = Recognition("three", False, None, 5.5, None, 5.9)
+    assert refused_if_echo(partial, spoken, offset=5.0) is partial
+    unsure = Recognition("three", True, 0.2, 5.5, 5.9, 6.0, rejected=True)
+    assert refused_if_echo(unsure, spoken, offset=5.0) is unsure
+
+
+def test_the_speaker_thread_can_report_while_the_listener_reads() -> None:
+    spoken = SpokenWords(keep=16)
+
+    def speak() -> None:
+        for index in range(2000):
+            spoken.played("Left: seven.", float(index), index + 0.5)
+
+    writer = threading.Thread(target=speak)
+    writer.start()
+    while writer.is_alive():
+        assert len(spoken.between(0.0, 1e9)) <= 16
+    writer.join()
+    assert [s.start for s in spoken.between(1990.0, 1e9)] == [1990.0 + i for i in range(10)]
