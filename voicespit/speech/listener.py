@@ -16,7 +16,9 @@ the command. When the gate cut an utterance that the player had begun, or
 the player was still speaking when the game stopped and the listener had to skip
 the rest, `dropped` is called: the command was lost and the player must be told.
 With a canceller, what the game alone played never reaches the recognizer
-(`EchoMask`): only audio the detector judged to be the player's, while it plays.
+(`EchoMask`): only audio the detector judged to be the player's, while it plays;
+and a command that the game's own words around it would also make is refused as
+not understood (`self_echo`: the residual of "Three." heard back as "three").
 
 **An utterance the gate cuts is dropped whole.** When audio stops being admitted
 (the game started talking over the player), the recognizer is reset, so the
