@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import itertools
 import re
 import threading
 from dataclasses import dataclass
 
+from voicespit.speech.commands import Command
 from voicespit.speech.parser import command_in, words_of
 from voicespit.speech.recognizer import Recognition
 
@@ -35,7 +37,7 @@ WINDOW_BEFORE = 1.0
 EXTRA_WORDS = 2
 """A run of the game's words may hold this many more than the command heard ("Left:
 seven." is the command "seven on left" heard as "seven left")."""
-MOST_WORDS = 4
+MOST_WORDS = 3
 """Runs are taken in any order ("Left: seven." is said in the opposite order to the
 command), so they are kept short."""
 _SENTENCE_END = re.compile(r"[.!?;]")
@@ -79,16 +81,27 @@ def is_self_echo(text: str, spoken: list[Spoken]) -> bool:
     heard = command_in(text)
     if heard is None:
         return False
-    longest = min(len(words_of(text)) + EXTRA_WORDS, MOST_WORDS)
+    heard_words = set(words_of(text))
+    longest = min(len(heard_words) + EXTRA_WORDS, MOST_WORDS)
     for said in spoken:
         for sentence in _SENTENCE_END.split(said.text):
             words = words_of(sentence)
+            # Parsing is the cost (the listener waits for it): only runs that share a word
+            # with what was heard can say the same thing.
             runs = {order for first in range(len(words))
                     for length in range(1, min(longest, len(words) - first) + 1)
+                    if heard_words.intersection(words[first:first + length])
                     for order in itertools.permutations(words[first:first + length])}
-            if any(command_in(" ".join(run)) == heard for run in runs):
+            if any(_command_of(" ".join(run)) == heard for run in runs):
                 return True
     return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _command_of(words: str) -> Command | None:
+    """The game says the same few sentences all match long ("Left: seven."): parse each
+    run once."""
+    return command_in(words)
 
 
 def refused_if_echo(result: Recognition, spoken: SpokenWords, offset: float) -> Recognition:
