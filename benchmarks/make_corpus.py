@@ -37,9 +37,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from voicespit.speech.commands import Verb
-from voicespit.speech.grammar import PHRASINGS, expand
-from voicespit.speech.parser import parse
+from voicespit.speech.language.commands import Verb
+from voicespit.speech.language.grammar import PHRASINGS, expand
+from voicespit.speech.language.parser import parse
 
 SAMPLE_RATE = 16_000
 LEAD_SECONDS = 0.5

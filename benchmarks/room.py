@@ -38,11 +38,11 @@ from voicespit.audio.output import Mixer, Playing
 from voicespit.audio.timeline import Placed, Timeline
 from voicespit.clock import FakeClock
 from voicespit.engine import Rules
-from voicespit.speech.audio import AudioBlock
-from voicespit.speech.far_end import PlaybackReference
-from voicespit.speech.gate import ListeningGate
+from voicespit.speech.listening.far_end import PlaybackReference
+from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.resample import Resampler
+from voicespit.speech.listening.sources import AudioBlock
 from voicespit.speech.recognizer import SAMPLE_RATE
-from voicespit.speech.resample import Resampler
 
 Floats = npt.NDArray[np.float64]
 

@@ -13,7 +13,7 @@ import pytest
 
 from voicespit.clock import FakeClock
 from voicespit.errors import VoiceSpitError
-from voicespit.speech.audio import AudioInputError, TypedTextSource, WavSource, read_wav
+from voicespit.speech.listening.sources import AudioInputError, TypedTextSource, WavSource, read_wav
 
 RATE = 16_000
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.local_http import Reply, serving
-from voicespit.speech.download import (
+from voicespit.speech.recognizers.download import (
     DownloadError,
     ProgressBar,
     download,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 
 QUIET, LOUD = 40.0, 70.0
 

@@ -9,10 +9,10 @@ from voicespit.engine import Rules, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.speech import grammar
-from voicespit.speech.commands import Group, Verb
-from voicespit.speech.context import GrammarContext, context_for
-from voicespit.speech.parser import parse
+from voicespit.speech.language import grammar
+from voicespit.speech.language.commands import Group, Verb
+from voicespit.speech.language.context import GrammarContext, context_for
+from voicespit.speech.language.parser import parse
 
 
 def test_every_verb_can_be_said_and_every_sentence_means_one_command() -> None:

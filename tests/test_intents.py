@@ -3,7 +3,7 @@
 import pytest
 
 from voicespit.engine.actions import SPIT, Action
-from voicespit.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.match.intents import ActionIntent, Control, ControlIntent, State
 
 
 def spit(state: State) -> Action:

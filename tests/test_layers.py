@@ -18,10 +18,9 @@ LAYERS = (
     {"errors", "clock", "config", "profile", "resampling"},
     {"engine"},
     # The real-time referee and the pieces it is built from.
-    {"match_events", "match", "match_settings", "intents", "inbox", "publisher", "delivery",
-     "hearing", "refusals", "reaction_meter"},
-    {"opponent", "simulation", "realtime_simulation"},
-    {"narration", "answers", "announcement"},
+    {"match"},
+    {"opponent", "simulation"},
+    {"narration"},
     {"audio", "speech"},
     {"app"},
     {"cli", "__main__"},

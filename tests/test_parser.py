@@ -14,9 +14,9 @@ from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
 from voicespit.errors import VoiceSpitError
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.grammar import sample_phrases
-from voicespit.speech.parser import (
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.grammar import sample_phrases
+from voicespit.speech.language.parser import (
     AmbiguousCommandError,
     IllegalCommandError,
     InvalidCommandError,

@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voicespit.speech.audio import read_wav
-from voicespit.speech.grammar import sentences
-from voicespit.speech.parser import parse
-from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.language.grammar import sentences
+from voicespit.speech.language.parser import parse
+from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
-from voicespit.speech.transcription import read_corpus, summarize, transcribe
+from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.recognizers.transcription import read_corpus, summarize, transcribe
 
 BLOCK = 2 * 480  # 30 ms of 16-bit samples
 
@@ -145,8 +145,8 @@ def test_every_word_of_the_grammar_has_a_pronunciation() -> None:
 
 def test_the_parser_and_grammar_load_without_any_speech_engine() -> None:
     code = ("import sys\n"
-            "import voicespit.speech.parser, voicespit.speech.grammar, voicespit.engine\n"
-            "import voicespit.speech.select, voicespit.speech.transcription\n"
+            "import voicespit.speech.language.parser, voicespit.speech.language.grammar, voicespit.engine\n"
+            "import voicespit.speech.recognizers.select, voicespit.speech.recognizers.transcription\n"
             "loaded = {'pocketsphinx', 'vosk', 'sounddevice'} & set(sys.modules)\n"
             "assert not loaded, loaded\n")
     subprocess.run([sys.executable, "-c", code], check=True)

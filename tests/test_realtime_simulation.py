@@ -6,7 +6,7 @@ import pytest
 
 from voicespit.engine import Rules
 from voicespit.opponent import AdaptivePace, FixedPace, HumanModel
-from voicespit.realtime_simulation import simulate_realtime
+from voicespit.simulation.realtime import simulate_realtime
 
 SPIT = Rules.for_game("spit")
 RUN_DEPENDENT = {"seconds", "games_per_second", "actions_per_second"}

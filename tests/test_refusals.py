@@ -8,7 +8,7 @@ from tests.match_helpers import new_table
 from tests.positions import spit_position
 from voicespit.engine.actions import LEFT, Play
 from voicespit.engine.state import IllegalActionError, Phase
-from voicespit.refusals import refusal_for_action
+from voicespit.match.refusals import refusal_for_action
 
 
 @pytest.mark.parametrize(("phase", "said"), [

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from voicespit.speech.resample import Resampler
+from voicespit.speech.listening.resample import Resampler
 
 
 def sine(rate: int, seconds: float, frequency: float, amplitude: float = 10_000,

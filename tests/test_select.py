@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from voicespit.speech.recognizer import RecognizerError
-from voicespit.speech.select import make_recognizer
+from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.recognizers.select import make_recognizer
 
-VOSK_ADAPTER = importlib.util.find_spec("voicespit.speech.vosk_recognizer") is not None
+VOSK_ADAPTER = importlib.util.find_spec("voicespit.speech.recognizers.vosk_recognizer") is not None
 
 
 def test_pocketsphinx_when_asked(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from voicespit.speech.parser import parse
-from voicespit.speech.transcription import (
+from voicespit.speech.language.parser import parse
+from voicespit.speech.recognizers.transcription import (
     CorpusError,
     CorpusItem,
     FileResult,

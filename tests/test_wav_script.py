@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.wav_scripts import write_script
-from voicespit.speech.parser import command_in
+from voicespit.speech.language.parser import command_in
 
 ROOT = Path(__file__).resolve().parent.parent
 VOICES = ROOT.parent / "shared" / "data" / "real-voices" / "fsdd-dev"

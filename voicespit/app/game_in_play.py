@@ -17,10 +17,10 @@ from voicespit.app.table_commands import resolve_command, resolve_key
 from voicespit.app.tutorial import Tutorial
 from voicespit.engine.actions import Action
 from voicespit.engine.cards import Card
-from voicespit.intents import ActionIntent, Control, ControlIntent, State
-from voicespit.match import Match
-from voicespit.match_events import IntentRefused, Stamped
-from voicespit.speech.commands import Command, Verb
+from voicespit.match.events import IntentRefused, Stamped
+from voicespit.match.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.match.referee import Match
+from voicespit.speech.language.commands import Command, Verb
 
 HUMAN = 0
 

@@ -16,8 +16,8 @@ from voicespit.engine import Rules, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
-from voicespit.narration import Narrator
-from voicespit.speech.commands import Command, Verb
+from voicespit.narration.narrator import Narrator
+from voicespit.speech.language.commands import Command, Verb
 
 BOTH = ("spit", "speed")
 

@@ -32,15 +32,17 @@ from voicespit.audio.speaker import Speaker
 from voicespit.engine import Rules
 from voicespit.engine.cards import Card
 from voicespit.engine.events import GameOver
-from voicespit.intents import Control, ControlIntent, State
-from voicespit.match import Match
-from voicespit.match_events import MatchQuit, Paused, Stamped
-from voicespit.narration import Announcement, Cue, Priority, Verbosity, heard_words, sentence
+from voicespit.match.events import MatchQuit, Paused, Stamped
+from voicespit.match.intents import Control, ControlIntent, State
+from voicespit.match.referee import Match
+from voicespit.narration.announcement import Announcement, Cue, Priority, Verbosity
+from voicespit.narration.answers import sentence
+from voicespit.narration.narrator import heard_words
 from voicespit.opponent.pace import Pace
 from voicespit.profile import Profile
-from voicespit.speech.commands import Command, Group, Verb
-from voicespit.speech.help import HelpPages, overview, topic_help
-from voicespit.speech.parser import CommandError, parse, words_of
+from voicespit.speech.language.commands import Command, Group, Verb
+from voicespit.speech.language.help import HelpPages, overview, topic_help
+from voicespit.speech.language.parser import CommandError, parse, words_of
 
 log = logging.getLogger(__name__)
 HUMAN = 0

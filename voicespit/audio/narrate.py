@@ -28,10 +28,11 @@ from voicespit.clock import FakeClock
 from voicespit.engine import Rules
 from voicespit.engine.events import CardPlayed
 from voicespit.errors import VoiceSpitError
-from voicespit.intents import State
-from voicespit.match import Match, MatchSettings
-from voicespit.match_events import IntentRefused, Stamped
-from voicespit.narration import Narrator, Verbosity
+from voicespit.match.events import IntentRefused, Stamped
+from voicespit.match.intents import State
+from voicespit.match.referee import Match, MatchSettings
+from voicespit.narration.announcement import Verbosity
+from voicespit.narration.narrator import Narrator
 from voicespit.opponent import FixedPace, HumanModel, Opponent, SimulatedHuman
 
 MAX_GAME_SECONDS = 4 * 3600.0

@@ -6,15 +6,15 @@ import argparse
 import json
 from pathlib import Path
 
-from voicespit.speech.download import ProgressBar, file_name_in_url, is_url
-from voicespit.speech.models import (
+from voicespit.speech.recognizers.download import ProgressBar, file_name_in_url, is_url
+from voicespit.speech.recognizers.models import (
     ModelInfo,
     choose_english_model,
     default_models_dir,
     describe_model,
     install_model,
 )
-from voicespit.speech.models import list_models as models_in
+from voicespit.speech.recognizers.models import list_models as models_in
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

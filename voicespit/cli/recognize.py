@@ -15,9 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-from voicespit.speech.models import default_models_dir
-from voicespit.speech.select import KINDS, make_recognizer
-from voicespit.speech.transcription import (
+from voicespit.speech.recognizers.models import default_models_dir
+from voicespit.speech.recognizers.select import KINDS, make_recognizer
+from voicespit.speech.recognizers.transcription import (
     CorpusItem,
     FileResult,
     read_corpus,

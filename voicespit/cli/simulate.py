@@ -17,8 +17,8 @@ from voicespit.engine import Rules
 from voicespit.opponent.adaptive import AdaptivePace
 from voicespit.opponent.pace import NAMED_PACES, FixedPace, Pace
 from voicespit.opponent.simulated_human import HumanModel
-from voicespit.realtime_simulation import simulate_realtime
-from voicespit.simulation import SimulationResult, simulate
+from voicespit.simulation.full_speed import SimulationResult, simulate
+from voicespit.simulation.realtime import simulate_realtime
 
 
 def opponent_pace(text: str) -> str:
