@@ -23,8 +23,8 @@ from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
 from voicespit.simulation.full_speed import greedy_choice
-from voicespit.speech.language.commands import Command, Group, Verb
-from voicespit.speech.language.context import GrammarContext, context_for
+from voicespit.speech.language.commands import Command, GrammarContext, Group, Verb
+from voicespit.speech.language.context import context_for
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import parse
 from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voicespit.speech.language.grammar import sentences
+from voicespit.speech.language.grammar import phrase_for, sentences
 from voicespit.speech.language.parser import parse
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
@@ -156,4 +156,4 @@ def test_a_final_result_parses_to_the_command_it_names(
         spoken_corpus: Path, recognizer: PocketSphinxRecognizer) -> None:
     pcm, _ = read_wav(clean_file(spoken_corpus, "move four to one"))
     final = next(r for r in stream(recognizer, pcm) if r.is_final)
-    assert str(parse(final.text)) == "move four to one"
+    assert phrase_for(parse(final.text)) == "move four to one"

@@ -18,6 +18,7 @@ from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.narration.narrator import Narrator
 from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.grammar import phrase_for
 
 BOTH = ("spit", "speed")
 
@@ -81,6 +82,6 @@ def glance_table() -> str:
         else:
             sees = f"{glance.sees} ({glance.games[0].capitalize()})"
             said = answer(glance, glance.games[0])
-        rows.append(f"| {sees} | \"{glance.command}\" | "
+        rows.append(f"| {sees} | \"{phrase_for(glance.command)}\" | "
                     f"{describe(key) if key is not None else '-'} | {said} |")
     return "\n".join(rows)

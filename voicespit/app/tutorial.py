@@ -52,6 +52,7 @@ from voicespit.match.intents import ActionIntent, State
 from voicespit.match.referee import Match
 from voicespit.match.settings import MatchSettings
 from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.grammar import phrase_for
 from voicespit.speech.language.help import said
 from voicespit.speech.language.parser import resolve
 
@@ -341,7 +342,7 @@ class Tutorial:
                 self._speak([lessons.bigger_pile(command.pile), told], self._asking(slap))
                 return
         self.match.post(ActionIntent(PLAYER, resolver=functools.partial(_resolved, command),
-                                     said=str(command)))
+                                     said=phrase_for(command)))
 
     # ----------------------------------------------------------------- speech
 

@@ -33,7 +33,8 @@ from voicespit.errors import VoiceSpitError
 from voicespit.match.intents import State
 from voicespit.narration.announcement import Priority
 from voicespit.narration.answers import sentence
-from voicespit.speech.language.context import GrammarContext, context_for
+from voicespit.speech.language.commands import GrammarContext
+from voicespit.speech.language.context import context_for
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference

@@ -1,9 +1,12 @@
-"""What a player can say, as values: a `Verb` and its slots, before any game state.
+"""The command language's value types: what a player can say (`Verb`, `Command`), how
+the app routes it (`Group`), and which of it the game state leaves worth hearing
+(`GrammarContext`).
 
 A `Command` is what the words meant ("seven on left" -> play a seven on the left
-pile). Whether it is a legal move now is the parser's second stage. Commands
-print as the grammar's canonical phrase for them: `str(Command.play(6, 0))` is
-"seven on left", and `repr` can be pasted into Python.
+pile). Whether it is a legal move now is the parser's second stage. Its `repr` can
+be pasted into Python; the words for it are the grammar's
+(`grammar.phrase_for(Command.play(6, 0))` is "seven on left"). This module imports
+nothing of the language, so every other module of it can import this one.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ class Group(enum.Enum):
 
 
 class Verb(enum.Enum):
-    """Every kind of command. The value names it; `str(command)` is how to say it."""
+    """Every kind of command. The value names it; `grammar.phrase_for` says it."""
 
     PLAY = "play"
     FLIP = "turn over"
@@ -117,13 +120,29 @@ class Command:
         """True when the command asks for a move in the game (resolve it against the state)."""
         return self.verb.group in (Group.MOVE, Group.ROUND)
 
-    def __str__(self) -> str:
-        from voicespit.speech.language.grammar import phrase_for  # the grammar imports this module
-
-        return phrase_for(self)
-
     def __repr__(self) -> str:
         slots = [f"{name}={value!r}" for name, value in
                  (("rank", self.rank), ("pile", self.pile), ("stock", self.stock),
                   ("target", self.target), ("topic", self.topic)) if value is not None]
         return f"Command({', '.join([f'Verb.{self.verb.name}', *slots])})"
+
+
+@dataclass(frozen=True, slots=True)
+class GrammarContext:
+    """The verbs and slot values the grammar keeps; a value, cheap to compare and cache."""
+
+    verbs: frozenset[Verb]
+    ranks: frozenset[int]
+    """Ranks the player can name: face-up stockpile tops (Spit) or the hand (Speed)."""
+    piles: frozenset[int]
+    """Piles in use (0 left, 1 right)."""
+    stocks: frozenset[int]
+    """Stockpiles a flip or move can name."""
+    targets: frozenset[int]
+    """Empty stockpile slots a move can fill."""
+
+    @staticmethod
+    def everything() -> GrammarContext:
+        """No narrowing: the state-free grammar."""
+        return GrammarContext(frozenset(Verb), frozenset(range(13)), frozenset((0, 1)),
+                              frozenset(range(5)), frozenset(range(5)))

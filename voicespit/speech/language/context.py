@@ -9,35 +9,12 @@ than forced onto another rank. Information and control commands are always kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.speech.language.commands import Group, Verb
+from voicespit.speech.language.commands import GrammarContext, Group, Verb
 
 ALWAYS = frozenset(verb for verb in Verb if verb.group in (Group.INFO, Group.CONTROL))
-
-
-@dataclass(frozen=True, slots=True)
-class GrammarContext:
-    """The verbs and slot values the grammar keeps; a value, cheap to compare and cache."""
-
-    verbs: frozenset[Verb]
-    ranks: frozenset[int]
-    """Ranks the player can name: face-up stockpile tops (Spit) or the hand (Speed)."""
-    piles: frozenset[int]
-    """Piles in use (0 left, 1 right)."""
-    stocks: frozenset[int]
-    """Stockpiles a flip or move can name."""
-    targets: frozenset[int]
-    """Empty stockpile slots a move can fill."""
-
-    @staticmethod
-    def everything() -> GrammarContext:
-        """No narrowing: the state-free grammar."""
-        return GrammarContext(frozenset(Verb), frozenset(range(13)), frozenset((0, 1)),
-                              frozenset(range(5)), frozenset(range(5)))
 
 
 def context_for(state: SpitState | SpeedState, player: int) -> GrammarContext:

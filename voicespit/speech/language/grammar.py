@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
 from voicespit.engine.cards import RANK_NAMES
-from voicespit.speech.language.commands import Command, Group, Verb
-from voicespit.speech.language.context import GrammarContext
+from voicespit.speech.language.commands import Command, GrammarContext, Group, Verb
 
 SLOTS = ("rank", "pile", "stock", "target", "topic")
 HELP_TOPIC_WORDS = tuple(group.value for group in Group)

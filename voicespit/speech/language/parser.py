@@ -27,7 +27,7 @@ from voicespit.engine.spit import SpitState
 from voicespit.engine.state import IllegalActionError, Phase
 from voicespit.errors import VoiceSpitError
 from voicespit.speech.language.commands import Command, Verb
-from voicespit.speech.language.grammar import PHRASINGS, SLOT_WORDS, Phrasing
+from voicespit.speech.language.grammar import PHRASINGS, SLOT_WORDS, Phrasing, phrase_for
 
 State = SpitState | SpeedState
 
@@ -200,7 +200,7 @@ def resolve(command: Command, state: State, player: int) -> Action:
         rules = state.rules
         action: Action = act.SLAPS[command.pile] if rules.slap else act.CHOICES[command.pile]
         return _checked(state, player, action, command)
-    raise InvalidCommandError(f"{command} is not a move")
+    raise InvalidCommandError(f"{phrase_for(command)} is not a move")
 
 
 def _checked(state: State, player: int, action: Action, command: Command) -> Action:

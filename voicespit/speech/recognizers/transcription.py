@@ -21,6 +21,7 @@ from pathlib import Path
 
 from voicespit.errors import VoiceSpitError
 from voicespit.speech.language.commands import Command
+from voicespit.speech.language.grammar import phrase_for
 from voicespit.speech.language.parser import InvalidCommandError, command_in, parse
 from voicespit.speech.listening.sources import BLOCK_SECONDS, AudioInputError, read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, Recognizer
@@ -79,7 +80,7 @@ class FileResult:
         expected = self.item.transcript if self.item.kind is not None else None
         record: dict[str, object] = {
             "path": self.item.name, "expected": expected, "heard": self.heard,
-            "command": str(self.command) if self.command is not None else None,
+            "command": phrase_for(self.command) if self.command is not None else None,
             "correct": self.correct,
             "latency_ms": None if self.latency_ms is None else round(self.latency_ms, 1),
         }
