@@ -128,7 +128,7 @@ class Job:
     seconds: float | None
     commands: list[Utterance] = field(default_factory=list)
     mask_echo: bool = True
-    """Let the recognizer hear only the player while the game plays (`speech/echo_mask.py`)."""
+    """Let the recognizer hear only the player while the game plays (`speech/listening/echo_mask.py`)."""
 
 
 @dataclass

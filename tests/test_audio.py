@@ -1,4 +1,5 @@
-"""Audio sources (voicespit/speech/audio.py): WAV files of any PCM kind, paced or not, and text."""
+"""Audio sources (voicespit/speech/listening/sources.py): WAV files of any PCM kind,
+paced or not, and text."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The speech detector (voicespit/speech/endpoint.py): start, pause, end, and a changing room."""
+"""The speech detector (voicespit/speech/listening/endpoint.py): start, pause, end, and a changing room."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command grammar (voicespit/speech/grammar.py and context.py): one definition of it all."""
+"""The command grammar (voicespit/speech/language/grammar.py and context.py): one definition of it all."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Spoken help (voicespit/speech/help.py): short sentences, a few at a time, for the game played."""
+"""Spoken help (voicespit/speech/language/help.py): short sentences, a few at a time, for the game played."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The intent queue (voicespit/inbox.py): any thread puts, one clock thread handles, in order."""
+"""The intent queue (voicespit/match/inbox.py): any thread puts, one clock thread handles, in order."""
 
 import threading
 

@@ -1,4 +1,4 @@
-"""Intents (voicespit/intents.py): what a player asks the match to do."""
+"""Intents (voicespit/match/intents.py): what a player asks the match to do."""
 
 import pytest
 

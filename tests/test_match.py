@@ -1,4 +1,4 @@
-"""The real-time referee (voicespit/match.py): one writer, ordered intents, the round flow."""
+"""The real-time referee (voicespit/match/referee.py): one writer, ordered intents, the round flow."""
 
 from __future__ import annotations
 

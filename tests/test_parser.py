@@ -1,4 +1,4 @@
-"""The parser (voicespit/speech/parser.py): words to commands, commands to legal moves."""
+"""The parser (voicespit/speech/language/parser.py): words to commands, commands to legal moves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The PocketSphinx recognizer (voicespit/speech/pocketsphinx_recognizer.py), on real espeak speech.
+"""The PocketSphinx recognizer (voicespit/speech/recognizers/pocketsphinx_recognizer.py),
+on real espeak speech.
 
 Everything here runs the real decoder on audio synthesized with espeak-ng at test
 time (see conftest.py); decoding is deterministic, so each expectation is exact.

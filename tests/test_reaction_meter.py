@@ -1,4 +1,4 @@
-"""Seconds per card (voicespit/reaction_meter.py): from playable, as heard, to played."""
+"""Seconds per card (voicespit/match/reaction_meter.py): from playable, as heard, to played."""
 
 from __future__ import annotations
 

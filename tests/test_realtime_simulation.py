@@ -1,4 +1,4 @@
-"""Simulated sessions on a fake clock (voicespit/realtime_simulation.py): the pace targets."""
+"""Simulated sessions on a fake clock (voicespit/simulation/realtime.py): the pace targets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Refusals (voicespit/refusals.py): "too late" told apart from a mistake, in one plain phrase."""
+"""Refusals (voicespit/match/refusals.py): "too late" told apart from a mistake, in one plain phrase."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The second-opinion decode in a child process (voicespit/speech/second_opinion.py).
+"""The second-opinion decode in a child process (voicespit/speech/recognizers/second_opinion.py).
 
 The child is only a speed-up: these tests hold it to giving exactly the answers
 of an in-process decode, and the recognizer to giving the same results whether

@@ -1,4 +1,4 @@
-"""Choosing a recognizer (voicespit/speech/select.py): what was asked, what was possible, and why.
+"""Choosing a recognizer (voicespit/speech/recognizers/select.py): what was asked, what was possible, and why.
 
 The build machines have no English Vosk model, so `auto` must go on to Whisper
 (tests/test_whisper_model.py), or to PocketSphinx when Whisper cannot start, and say

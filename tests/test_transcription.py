@@ -1,4 +1,5 @@
-"""Scoring recognition (voicespit/speech/transcription.py): what counts as right, wrong, missed."""
+"""Scoring recognition (voicespit/speech/recognizers/transcription.py): what counts as
+right, wrong, missed."""
 
 from __future__ import annotations
 

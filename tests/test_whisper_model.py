@@ -1,4 +1,4 @@
-"""Whisper model folders (voicespit/speech/whisper_model.py, ct2_weights.py, whisper_tokens.py).
+"""Whisper model folders (voicespit/speech/recognizers/whisper_model.py, ct2_weights.py, whisper_tokens.py).
 
 The shipped tiny.en must load and be checked; a missing, damaged or foreign model
 must stop with a plain reason (and `auto` must fall back to PocketSphinx saying why).

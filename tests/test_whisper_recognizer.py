@@ -1,4 +1,4 @@
-"""The Whisper recognizer (voicespit/speech/whisper_recognizer.py) on real and synthetic voices.
+"""The Whisper recognizer (voicespit/speech/recognizers/whisper_recognizer.py) on real and synthetic voices.
 
 Everything here runs the shipped Whisper tiny.en for real: real recordings of
 people saying ranks (the Free Spoken Digit Dataset beside the repository),

@@ -1,4 +1,4 @@
-"""The word graph (voicespit/speech/word_graph.py): exactly the sentences, in few states."""
+"""The word graph (voicespit/speech/language/word_graph.py): exactly the sentences, in few states."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ synthesized speech goes up or down to the sound card's rate. Both are short,
 whole clips (a command, an announcement), so one band-limited resampling by the
 FFT serves: exact for the clip's length, and no aliasing when going down.
 (A microphone's endless stream is resampled block by block elsewhere:
-`voicespit.speech.resample.Resampler`.)
+`voicespit.speech.listening.resample.Resampler`.)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A whole computer-versus-computer game, heard: speech and earcons on one stereo timeline.
 
 This is the project's demo and the regression test of the audio path: the real
-referee (`voicespit.match`) with the real computer opponent in seat 1 and a
+referee (`voicespit.match.referee`) with the real computer opponent in seat 1 and a
 simulated human in seat 0 ("you"), the real narration, the real speech engine
 (pyttsx3 writing files) and the real speaker rules (stale dropping,
 interruptions, reports back to the match), in fake time, so an hour of game

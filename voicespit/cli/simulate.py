@@ -3,7 +3,7 @@
 Without `--human-pace`: computer-versus-computer games on the engine alone, no
 clock (the engine's throughput and referee check). With `--human-pace`: real-time
 matches on a fake clock, a simulated human against the opponent (see
-`voicespit.realtime_simulation`); the JSON line adds the opponent's win rate,
+`voicespit.simulation.realtime`); the JSON line adds the opponent's win rate,
 both players' seconds per card and the contested plays.
 """
 

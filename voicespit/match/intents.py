@@ -3,7 +3,7 @@
 A player never changes the game: the keyboard, the speech recognizer, the
 computer opponent and the simulated human all *post* an intent with
 `Match.post(intent)`, and the match applies it in arrival order on its own
-thread (see `voicespit.match`).
+thread (see `voicespit.match.referee`).
 
 An `ActionIntent` carries either a concrete engine action or a *resolver*: a
 function the match calls on its own thread at apply time with the state as it

@@ -2,8 +2,8 @@
 
 The match hands every batch of events here. The publisher stamps each with
 its sequence number and the match time, keeps the table's snapshot after a
-batch that changed it (see `voicespit.hearing`), and on `flush()` delivers
-the batches in order to listeners (`voicespit.delivery`) and, once heard, to
+batch that changed it (see `voicespit.match.hearing`), and on `flush()` delivers
+the batches in order to listeners (`voicespit.match.delivery`) and, once heard, to
 observers as `Perception`s. Publishing and flushing are separate so that an
 observer may publish in turn (the opponent announcing its new pace) without
 anybody receiving events out of order.

@@ -20,9 +20,9 @@ reactions) run on the same thread, so they may read `heard_state()` freely.
 Publishing. Every engine event and match event is wrapped in a `Stamped` with a
 sequence number (from 1, no gaps) and the match time, and handed to:
 - listeners (`subscribe`): each on its own thread by default (see
-  `voicespit.delivery`), or inline on the referee thread for quick code;
+  `voicespit.match.delivery`), or inline on the referee thread for quick code;
 - observers (`observe`): players, told on the referee thread what they have
-  *heard* (see `voicespit.hearing`). With `wait_for_announcements` a change (the
+  *heard* (see `voicespit.match.hearing`). With `wait_for_announcements` a change (the
   events one action caused) is heard when the audio layer calls
   `announcement_finished(sequence)` for its last event (or after
   `announcement_timeout_seconds`); otherwise at once.

@@ -2,7 +2,7 @@
 
 Everything else is generated from the `PHRASINGS` table below: the recognizers'
 vocabularies (`vosk_phrases`, `jsgf`, `sentences`), the parser's patterns, the
-spoken help (`voicespit.speech.help`), the README's command list
+spoken help (`voicespit.speech.language.help`), the README's command list
 (`command_reference`) and every sample sentence the tests use (`sample_phrases`).
 
 A phrasing is a pattern of words and slots: `{rank}` (ace .. king), `{pile}`

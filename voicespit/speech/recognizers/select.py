@@ -1,8 +1,8 @@
 """Choosing the recognizer: Vosk with an English Vosk model, else Whisper, else PocketSphinx.
 
 The adapters and the model finders live in modules of their own
-(`voicespit.speech.vosk_recognizer`, `voicespit.speech.whisper_recognizer`,
-`voicespit.speech.models`), imported here by name only when needed, so this
+(`voicespit.speech.recognizers.vosk_recognizer`, `voicespit.speech.recognizers.whisper_recognizer`,
+`voicespit.speech.recognizers.models`), imported here by name only when needed, so this
 module loads without them and `auto` can still fall back to PocketSphinx and
 say why.
 """
