@@ -29,7 +29,7 @@ WITHOUT_AUDIO_LIBRARIES = textwrap.dedent("""
     import voicespit.speech.listening.listener
     import voicespit.speech.listening.microphone
     import voicespit.speech.recognizers.models
-    import voicespit.speech.listening.resample
+    import voicespit.resampling
     import voicespit.speech.recognizers.vosk_recognizer
     from voicespit.cli import main
     from voicespit.errors import VoiceSpitError

@@ -34,6 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                          help='its language, e.g. "en-us", when the name does not say')
     install.add_argument("--replace", action="store_true",
                          help="install over a model of the same name")
+    install.add_argument("--plain-progress", action="store_true",
+                         help="report a download as a line every 10 %% instead of a redrawn "
+                              "bar (for screen readers)")
     listing = actions.add_parser("list", parents=[where], help="list the installed models")
     listing.add_argument("--json", action="store_true", help="one JSON object per model")
 
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 def _install(args: argparse.Namespace, models_dir: Path) -> int:
     source: str = args.source
     label = f"downloading {file_name_in_url(source) or source}" if is_url(source) else ""
-    progress = ProgressBar(label) if label else None
+    progress = ProgressBar(label, plain=args.plain_progress) if label else None
     try:
         path = install_model(source, models_dir, name=args.name, language=args.language,
                              replace=args.replace, progress=progress)

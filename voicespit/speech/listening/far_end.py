@@ -22,7 +22,7 @@ import threading
 import numpy as np
 import numpy.typing as npt
 
-from voicespit.speech.listening.resample import Resampler
+from voicespit.resampling import Resampler
 from voicespit.speech.recognizer import SAMPLE_RATE
 
 Int16 = npt.NDArray[np.int16]
@@ -84,15 +84,15 @@ class PlaybackReference:
             converted = self._resampler.process(samples)
             if not len(converted):
                 continue
-            # The resampler's output lags its input by its filter's half length.
-            start = self._anchor + self._produced / SAMPLE_RATE - self._resampler.delay_seconds
+            # The resampler's output lines up with its input: sample k is at k / 16 kHz.
+            start = self._anchor + self._produced / SAMPLE_RATE
             self._produced += len(converted)
             self._append(start, converted)
 
     def _anchor_at(self, heard_at: float) -> None:
         if self._expected_at is not None:
             self.resyncs += 1
-        self._resampler = Resampler(self.rate)
+        self._resampler = Resampler(self.rate, SAMPLE_RATE)
         self._anchor = heard_at
         self._produced = 0
 

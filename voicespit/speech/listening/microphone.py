@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from voicespit.errors import VoiceSpitError
-from voicespit.speech.listening.resample import Resampler
+from voicespit.resampling import Resampler
 from voicespit.speech.listening.sources import AudioBlock
 from voicespit.speech.recognizer import SAMPLE_RATE
 
@@ -138,7 +138,7 @@ class MicrophoneSource:
     def blocks(self) -> Iterator[AudioBlock]:
         """16 kHz mono blocks until `close()`; MicrophoneError if the device stops delivering."""
         self.open()
-        resampler = Resampler(self._rate) if self._rate != SAMPLE_RATE else None
+        resampler = Resampler(self._rate, SAMPLE_RATE) if self._rate != SAMPLE_RATE else None
         last_arrival = time.monotonic()
         while not self._closed.is_set():
             try:
@@ -158,7 +158,10 @@ class MicrophoneSource:
             if self._channels > 1:
                 samples = samples.reshape(-1, self._channels).mean(axis=1).astype(np.int16)
             if resampler is not None:
+                end = start + len(samples) / self._rate
                 samples = resampler.process(samples)
+                # The newest few ms stay in the resampler: this output ends that much earlier.
+                start = end - resampler.pending_seconds - len(samples) / SAMPLE_RATE
             yield AudioBlock(samples.astype("<i2").tobytes(), start)
 
     def close(self) -> None:

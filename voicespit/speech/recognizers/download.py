@@ -1,4 +1,4 @@
-"""Fetching a file over HTTP with a progress report, and a progress bar for a terminal.
+"""Fetching a file over HTTP with a progress report, and the progress a player sees or hears.
 
 Kept apart from model installation so installing from a local zip never touches
 the network code, and so the progress bar can serve any long copy.
@@ -6,15 +6,17 @@ the network code, and so the progress bar can serve any long copy.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
+
+from tqdm import tqdm
 
 from voicespit.errors import VoiceSpitError
 
@@ -102,50 +104,48 @@ def _reason(reason: object) -> str:
 class ProgressBar:
     """A download progress report on a text stream (stderr by default).
 
-    On a terminal one line is redrawn in place, at most ten times a second. When
-    stderr is a file or a screen reader's log, a new line every 10 % instead, so
-    the report reads as a short list rather than hundreds of redraws.
+    On a terminal, tqdm's bar redrawn in place. When the stream is a file or a log,
+    when the terminal says it cannot redraw (TERM=dumb, as speech-first terminals set
+    it) or when the player asks for `plain` (a screen reader reads a redrawn bar over
+    and over): one plain line every `PLAIN_STEP` of the download, in words, so it reads
+    as a short list ("downloading model.zip: 40 %, 16.0 of 40.0 MB").
     """
 
-    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+    PLAIN_STEP = 0.1
+
+    def __init__(self, label: str, stream: TextIO | None = None, plain: bool = False) -> None:
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
-        self._is_terminal = self.stream.isatty()
-        self._last_draw = 0.0
-        self._last_tenth = -1
-        self._finished = False
+        self.plain = plain or not self.stream.isatty() or os.environ.get("TERM") == "dumb"
+        self._bar: Any = None  # a tqdm bar, once the first bytes arrive (tqdm has no types)
+        self._last_step = -1
 
     def __call__(self, done: int, total: int | None) -> None:
-        complete = total is not None and done >= total
-        if self._is_terminal:
-            now = time.monotonic()
-            if complete or now - self._last_draw >= 0.1:
-                self._last_draw = now
-                self.stream.write("\r" + self._line(done, total))
-                if complete:
-                    self.stream.write("\n")
-                    self._finished = True
-                self.stream.flush()
+        if self.plain:
+            self._plain_line(done, total)
             return
-        tenth = (10 * done // total) if total else int(done // 10_000_000)
-        if tenth != self._last_tenth:
-            self._last_tenth = tenth
-            self.stream.write(self._line(done, total) + "\n")
-            self.stream.flush()
-            self._finished = complete
+        if self._bar is None:
+            self._bar = tqdm(total=total, desc=self.label, file=self.stream, unit="B",
+                             unit_scale=True, unit_divisor=1000, mininterval=0.1,
+                             dynamic_ncols=True)
+        self._bar.update(done - self._bar.n)
+        if total is not None and done >= total:
+            self.finish()
 
     def finish(self) -> None:
-        """End the line on a terminal if the total was never reached or never known."""
-        if self._is_terminal and not self._finished and self._last_draw:
-            self.stream.write("\n")
-            self.stream.flush()
-        self._finished = True
+        """End the bar (and its line) on a terminal, whether the end was reached or not."""
+        if self._bar is not None:
+            self._bar.close()
 
-    def _line(self, done: int, total: int | None) -> str:
+    def _plain_line(self, done: int, total: int | None) -> None:
+        step = int(done / total / self.PLAIN_STEP) if total else done // 10_000_000
+        if step == self._last_step:
+            return
+        self._last_step = step
         megabytes = f"{done / 1e6:,.1f}"
-        if not total:
-            return f"{self.label}: {megabytes} MB"
-        fraction = min(1.0, done / total)
-        filled = int(fraction * 30)
-        return (f"{self.label}: [{'#' * filled}{' ' * (30 - filled)}] {fraction:4.0%} "
-                f"{megabytes} of {total / 1e6:,.1f} MB")
+        if total:
+            line = f"{self.label}: {min(1.0, done / total):.0%}, {megabytes} of {total / 1e6:,.1f} MB"
+        else:
+            line = f"{self.label}: {megabytes} MB"
+        self.stream.write(line.replace("%", " %") + "\n")
+        self.stream.flush()
