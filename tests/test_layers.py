@@ -5,6 +5,7 @@ audio stack just to be imported."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -185,6 +186,22 @@ def test_the_command_language_does_not_import_itself_back() -> None:
     imported = set(imported_modules(MODULES["voicespit.speech.language.commands"],
                                     module_level_only=False))
     assert not {name for name in imported if name.startswith("voicespit.speech")}
+
+
+def test_the_map_names_only_files_that_exist() -> None:
+    """docs/ARCHITECTURE.md is where a newcomer looks first: a path it names that has gone
+    sends them nowhere."""
+    project = PACKAGE.parent
+    text = (project / "docs" / "ARCHITECTURE.md").read_text()
+    # Paths from the project (voicespit/engine/rules.py) or the package (match/inbox.py).
+    named = set(re.findall(r"(?<![\w/])((?:[a-z_]+/)+[a-z_]+\.(?:py|toml))\b", text))
+    named |= {f"tests/{name}" for name in re.findall(r"\b(test_\w+\.py)\b", text)}
+    missing = sorted(path for path in named if "NAME" not in path and not (project / path).exists()
+                     and not (PACKAGE / path).exists())
+    assert len(named) > 50 and not missing, missing
+    for unit in {unit for layer in LAYERS for unit in layer} - {"__main__"}:
+        folder = unit.replace(".", "/")
+        assert f"`{folder}/`" in text or f"`{folder}.py`" in text or unit == "speech", unit
 
 
 ENGINE_FORBIDDEN = {"time", "threading", "os", "io", "socket", "subprocess", "sys", "pathlib",
