@@ -44,7 +44,7 @@ SPEECH_PARTS = ("language", "listening", "recognizers")
 
 
 def unit_of(module: str) -> str:
-    """`voicespit.speech.listening.gate` -> "speech.listening"; `voicespit.match.referee.inbox` -> "match"."""
+    """`voicespit.speech.listening.gate` -> "speech.listening"; `voicespit.match.inbox` -> "match"."""
     parts = module.split(".")[1:]
     if not parts:
         return ""

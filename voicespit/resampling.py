@@ -1,13 +1,21 @@
-"""Changing a recording's sample rate, both directions of sound, through soxr.
+"""Changing a recording's sample rate, for both directions of sound.
 
 Speech from a file or a microphone comes down to the recognizers' 16 kHz;
 synthesized speech goes up or down to the sound card's rate; what the loudspeakers
-played comes down to 16 kHz as the echo canceller's reference. soxr (the SoX
-resampler) at its high quality does all of it: band-limited, so going down folds
-no hiss into the speech band, and linear-phase, so a converted sound lines up with
-the original sample for sample. Whole clips (a command, an announcement) go
-through `resample`; an endless stream (a microphone that will not record at
-16 kHz, the loudspeakers' output) through a `Resampler`, block by block.
+played comes down to 16 kHz as the echo canceller's reference.
+
+Whole clips (a command from a file, an announcement) go through `resample`: one
+band-limited resampling by the FFT, exact for the clip's length, keeping everything
+up to the new Nyquist frequency and nothing above it. It stays ours because it
+measured better than soxr for them: soxr's high quality gives up the top 0.5 kHz
+below 8 kHz (-10 dB at 7.7 kHz), and Whisper hears espeak-ng's voice worse without
+it (the whole Spit match by voice: 99 of 159 commands heard right instead of 65 of
+82; the real voices recorded at 8 kHz, at 10 dB SNR: 0.808 instead of 0.833).
+
+An endless stream (a microphone that will not record at 16 kHz, the loudspeakers'
+output) goes through a `Resampler`, block by block, which is soxr (the SoX
+resampler): its passband reaches 7.5 kHz (the polyphase filter it replaced stopped
+at 7.2) and nothing above the new Nyquist frequency folds back.
 
 It is its own module, outside `audio` and `speech`, because both need it and
 neither may import the other.
@@ -21,8 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 QUALITY = "HQ"
-"""soxr's high quality: about 0.5 rms left of a full-scale tone above the new Nyquist
-frequency (-93 dB), for 10-12 ms of held-back stream at 44.1 or 48 kHz."""
+"""soxr's high quality for streams: -93 dB left of a tone above the new Nyquist
+frequency, for 10-12 ms of stream held back at 44.1 or 48 kHz."""
 
 Floats = npt.NDArray[np.floating]
 
@@ -34,10 +42,15 @@ def resample(samples: Floats, rate: int, target: int) -> Floats:
     """
     if len(samples) == 0 or rate == target:
         return samples
-    import soxr
-
-    converted = soxr.resample(np.ascontiguousarray(samples), rate, target, quality=QUALITY)
-    return np.asarray(converted).astype(samples.dtype, copy=False)
+    length = max(1, round(len(samples) * target / rate))
+    spectrum = np.fft.rfft(samples)
+    kept = length // 2 + 1
+    if kept <= len(spectrum):
+        spectrum = spectrum[:kept]
+    else:
+        spectrum = np.concatenate([spectrum, np.zeros(kept - len(spectrum), complex)])
+    resampled = np.fft.irfft(spectrum, n=length) * (length / len(samples))
+    return resampled.astype(samples.dtype, copy=False)
 
 
 class Resampler:
