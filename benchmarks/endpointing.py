@@ -28,10 +28,10 @@ from collections.abc import Callable
 import numpy as np
 
 from benchmarks.speech import CORPUS
-from voicespit.speech.audio import read_wav
-from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.recognizers.transcription import percentile, read_corpus
 from voicespit.speech.signal import FRAME, speech_band_energy_db, to_samples
-from voicespit.speech.transcription import percentile, read_corpus
 
 RATE = 16_000
 PAUSE = 0.08

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
+from voicespit.speech.listening.self_echo import SpokenWords, is_self_echo, refused_if_echo
 from voicespit.speech.recognizer import Recognition
-from voicespit.speech.self_echo import SpokenWords, is_self_echo, refused_if_echo
 
 
 def spoken_match() -> SpokenWords:

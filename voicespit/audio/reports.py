@@ -9,7 +9,7 @@ Reports:
 - `words_played(text, start, end)`: an announcement's words began to be heard at
   clock time `start` and run to `end` if not cut. The app hands them to the
   listener, which refuses a command that only repeats what the game was saying
-  (`speech/self_echo.py`).
+  (`speech/listening/self_echo.py`).
 - `announcement_finished(sequence)`: every announcement of the events up to
   `sequence` has been heard, cut off, replaced or dropped. The app passes it to
   `Match.announcement_finished`, which starts the opponent's reaction clock.
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from voicespit.audio.tts import OPPONENT_VOICE, YOUR_VOICE, Voice
-from voicespit.narration import Announcement
+from voicespit.narration.announcement import Announcement
 
 TimeListener = Callable[[float], None]
 WordsListener = Callable[[str, float, float], None]
