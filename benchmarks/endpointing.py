@@ -31,6 +31,7 @@ from benchmarks.speech import CORPUS
 from voicespit.speech.audio import read_wav
 from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 from voicespit.speech.signal import FRAME, speech_band_energy_db, to_samples
+from voicespit.speech.silero import SileroActivity
 from voicespit.speech.transcription import percentile, read_corpus
 
 RATE = 16_000
@@ -41,15 +42,23 @@ Marks = tuple[list[bool], float]
 """Per frame, speech or not; and the frame's length in seconds."""
 
 
-def ours(pcm: bytes) -> Marks:
+def ours(pcm: bytes, activity: SileroActivity | None = None) -> Marks:
+    """The endpointer's own speech test, or (`activity`) Silero's probability through
+    the endpointer's hysteresis: the Whisper recognizer's `voice_activity` choices."""
     detector = SpeechDetector(EndpointSettings())
     samples = to_samples(pcm)
     marks = []
     for offset in range(0, len(samples) - FRAME + 1, FRAME):
-        event = detector.push(speech_band_energy_db(samples[offset:offset + FRAME]))
+        frame = samples[offset:offset + FRAME]
+        probability = None if activity is None else activity.push(frame)
+        event = detector.push(speech_band_energy_db(frame), probability)
         marks.append(event in (FrameEvent.STARTED, FrameEvent.SPEAKING, FrameEvent.PAUSED)
                      and detector.quiet_frames == 0)
     return marks, FRAME / RATE
+
+
+def ours_with_silero(pcm: bytes) -> Marks:
+    return ours(pcm, SileroActivity())
 
 
 def webrtc(pcm: bytes, aggressiveness: int = 2) -> Marks:
@@ -71,8 +80,8 @@ def silero(pcm: bytes, threshold: float = 0.5) -> Marks:
 
 
 DETECTORS: dict[str, Callable[[bytes], Marks]] = {
-    "endpoint.py (ours)": ours, "WebRTC VAD (aggressiveness 2)": webrtc,
-    "Silero VAD (threshold 0.5)": silero}
+    "endpoint.py (ours)": ours, "endpoint.py with Silero's probability": ours_with_silero,
+    "WebRTC VAD (aggressiveness 2)": webrtc, "Silero VAD (threshold 0.5)": silero}
 
 
 def utterances(marks: list[bool], frame: float) -> list[tuple[float, float, float]]:
@@ -101,10 +110,16 @@ def utterances(marks: list[bool], frame: float) -> list[tuple[float, float, floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", action="append")
+    parser.add_argument("--split", action="append",
+                        help="default: fsdd-test and heldout (choose on fsdd-tuning and tuning)")
+    parser.add_argument("--every", type=int, default=1, help="take every Nth file")
+    parser.add_argument("--detector", action="append", choices=DETECTORS,
+                        help="default: every detector")
     args = parser.parse_args()
+    detectors = {name: DETECTORS[name] for name in args.detector or DETECTORS}
     for split in args.split or ["fsdd-test", "heldout"]:
-        items = [item for item in read_corpus(CORPUS / split) if item.kind == "command"]
+        items = [item for item in read_corpus(CORPUS / split)[::args.every]
+                 if item.kind == "command"]
         starts = {line.split("\t")[0]: float(line.split("\t")[1]) for line in
                   (CORPUS / split / "timings.tsv").read_text().splitlines()[1:]}
         print(f"\nsplit {split} ({len(items)} commands)\n")
@@ -112,7 +127,7 @@ def main() -> None:
               "| ms per s |")
         print("|---|---|---:|---:|---:|---:|---:|---:|")
         audio = {item.name: read_wav(item.path)[0] for item in items}
-        for name, detect in DETECTORS.items():
+        for name, detect in detectors.items():
             by_condition: dict[str, list[tuple[bool, bool, bool, float | None]]] = {}
             spent = 0.0
             for item in items:

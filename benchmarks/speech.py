@@ -47,6 +47,8 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
         WHISPER, most_seconds_per_syllable=0.6, most_seconds_alone=0.6),
     "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
         WHISPER, endpoint=EndpointSettings(settle_frames=25)),
+    "whisper with Silero VAD": dataclasses.replace(WHISPER, voice_activity="silero"),
+    "whisper with the energy endpointer": dataclasses.replace(WHISPER, voice_activity="energy"),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")
@@ -95,12 +97,12 @@ def make(name: str, overrides: dict[str, Any] | None) -> Recognizer:
     return PocketSphinxRecognizer(settings=settings)
 
 
-def run_config(name: str, split: str,
-               overrides: dict[str, Any] | None = None) -> dict[str, object]:
+def run_config(name: str, split: str, overrides: dict[str, Any] | None = None,
+               every: int = 1) -> dict[str, object]:
     started = time.perf_counter()
     recognizer = make(name, overrides)
     load_seconds = time.perf_counter() - started
-    results = list(transcribe_all(recognizer, read_corpus(CORPUS / split)))
+    results = list(transcribe_all(recognizer, read_corpus(CORPUS / split)[::every]))
     summary = summarize(results)
     summary["config"] = name
     summary["load_seconds"] = round(load_seconds, 2)
@@ -171,6 +173,8 @@ def main() -> None:
     parser.add_argument("--by-speaker", action="store_true",
                         help="a row per speaker (the real corpus) after each configuration")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--every", type=int, default=1,
+                        help="take every Nth file (quick tuning runs; odd N mixes conditions)")
     parser.add_argument("--out", type=Path, help="also write every summary here as JSON lines")
     parser.add_argument("--set", action="append", default=[], metavar="SETTING=JSON",
                         help="override a PocketSphinxSettings field (for tuning on the "
@@ -182,14 +186,16 @@ def main() -> None:
     conditions = sorted({line.split("/", 1)[0] for line in
                          (CORPUS / args.split / "manifest.tsv").read_text().splitlines()[1:]
                          if "/" in line})
-    print(f"split {args.split}; load average {os.getloadavg()[0]:.1f} at start")
+    every = f", every {args.every}th file" if args.every > 1 else ""
+    print(f"split {args.split}{every}; load average {os.getloadavg()[0]:.1f} at start")
     print(header(conditions))
     context = multiprocessing.get_context("spawn")
     for name in names:
         runs = []
         for _ in range(args.runs):
             with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-                runs.append(pool.submit(run_config, name, args.split, overrides).result())
+                runs.append(pool.submit(run_config, name, args.split, overrides,
+                                        args.every).result())
         if args.out is not None:
             with args.out.open("a") as out:
                 for run in runs:

@@ -35,10 +35,11 @@ import numpy as np
 from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 from voicespit.speech.grammar import sentences as grammar_sentences
 from voicespit.speech.log_mel import log_mel
-from voicespit.speech.parser import command_in
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.sentence_scorer import Decoder, TokenTrie
 from voicespit.speech.signal import FRAME, FrameCutter, Samples, speech_band_energy_db
+from voicespit.speech.silero import SileroActivity
+from voicespit.speech.whisper_choice import CommandTable, WindowScores, choose
 from voicespit.speech.whisper_model import WhisperModel, written_forms
 from voicespit.speech.word_graph import proper_prefixes
 
@@ -51,6 +52,9 @@ class WhisperSettings:
 
     endpoint: EndpointSettings = field(default_factory=lambda: EndpointSettings(
         pause_frames=8, settle_frames=16, end_frames=35))
+    voice_activity: str = "energy"
+    """What tells speech from quiet for the endpointer: "energy" (its own noise-floor
+    test) or "silero" (Silero VAD's probability, `speech/silero.py`)."""
     trailing_silence: float = 0.3
     """Seconds of digital silence added after the audio before encoding."""
     margin: float = 1.25
@@ -81,6 +85,15 @@ class WhisperSettings:
     """Also score each sentence as Whisper would write it ("7 on left.", `written_forms`)."""
     threads: int | None = None
     """Threads for the encoder (None: up to two); our decoder uses one."""
+    shifts: tuple[float, ...] = (0.0,)
+    """Seconds cut from the start of the window, one scoring each, the command scores
+    averaged. Where the speech falls in the encoder's 20 ms frame grid moves a score by
+    up to a point ("new game" margin 1.35 at one offset, 0.92 at another); averaging
+    over a few offsets steadies the margin."""
+    slot_margin: float | None = None
+    """Least margin when the runner-up is the same command with one slot changed (the
+    same play with another rank: "ace" heard as "eight"); a wrong card played is worse
+    than a "say again". None: `margin` for every runner-up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +110,8 @@ class Scored:
     """Some longer sentence begins with this one (wait before acting on it)."""
     speech_seconds: float = 0.0
     """How long the speech lasted, from the trigger to the last speech frame."""
+    windows: tuple[WindowScores, ...] = field(default=(), compare=False, repr=False)
+    """The scores of each shifted window (for tuning and inspection)."""
 
 
 class WhisperRecognizer:
@@ -109,6 +124,7 @@ class WhisperRecognizer:
         self.model = model
         self.settings = settings = settings or WhisperSettings()
         self._detector = SpeechDetector(settings.endpoint)
+        self._activity = SileroActivity() if settings.voice_activity == "silero" else None
         preroll = settings.endpoint.preroll_frames + settings.endpoint.start_frames
         self._ring: collections.deque[Samples] = collections.deque(maxlen=preroll)
         self._utterance: list[Samples] = []
@@ -143,13 +159,13 @@ class WhisperRecognizer:
         self._trie = TokenTrie(self.model.start_sequence, tokens, self.model.end_of_text)
         self._sentences = sentences
         self._prefixes = proper_prefixes(sentences)
-        groups: dict[str, list[int]] = {}
-        for form, owner in enumerate(self._sentence_of):
-            command = command_in(sentences[owner])
-            groups.setdefault(repr(command) if command is not None else sentences[owner],
-                              []).append(form)
-        self._groups = [np.asarray(members) for members in groups.values()]
+        self._table = CommandTable.build(sentences, self._sentence_of)
         self._bonus = self._bonus_for(self._preferred)
+
+    @property
+    def table(self) -> CommandTable:
+        """The sentences listened for and which written forms mean one command."""
+        return self._table
 
     def set_prior(self, preferred: Collection[str]) -> None:
         """Favour these sentences slightly (what the game state makes likely)."""
@@ -166,6 +182,8 @@ class WhisperRecognizer:
         if self._detector.in_speech and self._utterance:
             results.append(self._final(self._answer or self._score()))
         self._detector = SpeechDetector(self.settings.endpoint)
+        if self._activity is not None:
+            self._activity.reset()
         self._cutter.clear()
         self._frames_fed = 0
         self._ring.clear()
@@ -182,7 +200,8 @@ class WhisperRecognizer:
 
     def _push_frame(self, frame: Samples) -> Recognition | None:
         self._frames_fed += 1
-        event = self._detector.push(speech_band_energy_db(frame))
+        probability = None if self._activity is None else self._activity.push(frame)
+        event = self._detector.push(speech_band_energy_db(frame), probability)
         if event is FrameEvent.QUIET:
             self._ring.append(frame)
             return None
@@ -218,38 +237,46 @@ class WhisperRecognizer:
         settings = self.settings
         audio = np.concatenate([*self._utterance,
                                 np.zeros(round(settings.trailing_silence * SAMPLE_RATE))])
-        features = log_mel(audio / 32768.0)
-        encoded = self.model.encode(features)
         with self._threads.limit(limits=1, user_api="blas"):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
-            scores = self._trie.score(self._decoder, encoded, bonus=self._bonus,
-                                      within=settings.prune_within)
-            free = None
-            if settings.unconstrained_gap is not None:
-                free = self._decoder.greedy(encoded, self.model.start_sequence,
-                                            self.model.end_of_text)[1]
-        totals = scores.log_probability
-        pooled = np.asarray([_log_sum(totals[members]) for members in self._groups])
-        order = np.argsort(-pooled)
-        best_group = self._groups[order[0]]
-        best = int(best_group[np.argmax(totals[best_group])])
-        runner_up = pooled[order[1]] if len(order) > 1 else -np.inf
-        margin = float(min(pooled[order[0]] - runner_up, settings.prune_within))
-        finite = pooled[np.isfinite(pooled)]
-        confidence = float(1.0 / np.exp(finite - pooled[order[0]]).sum())
-        tokens = len(self._trie.paths[best])
-        deficit = float(scores.deficit[best]) / tokens
-        sentence = self._sentences[self._sentence_of[best]]
-        gap = math.nan if free is None else free - float(totals[best] - self._bonus[best])
+            windows = tuple(self._score_window(audio[round(shift * SAMPLE_RATE):])
+                            for shift in settings.shifts)
+        choice = choose(windows, self._table, margin=settings.margin,
+                        slot_margin=settings.slot_margin)
+        sentence = choice.sentence
+        gap = math.nan
+        if settings.unconstrained_gap is not None:
+            said = np.mean([window.totals[choice.form] for window in windows])
+            gap = self._free_score(audio) - float(said - self._bonus[choice.form])
         speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
         longest = settings.most_seconds_per_syllable
-        accepted = margin >= settings.margin and deficit <= settings.deficit_per_token \
+        accepted = choice.margin >= choice.needed \
+            and choice.deficit_per_token <= settings.deficit_per_token \
             and (settings.unconstrained_gap is None or gap <= settings.unconstrained_gap) \
             and (longest is None
                  or speech_seconds <= settings.most_seconds_alone + longest * syllables(sentence))
-        return Scored(sentence, accepted, confidence, margin, deficit, gap,
-                      could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds)
+        return Scored(sentence, accepted, choice.confidence, choice.margin,
+                      choice.deficit_per_token, gap,
+                      could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds,
+                      windows=windows)
+
+    def _score_window(self, audio: np.ndarray) -> WindowScores:
+        """Every written form's score for one window of audio, and each command's pool."""
+        encoded = self.model.encode(log_mel(audio / 32768.0))
+        scores = self._trie.score(self._decoder, encoded, bonus=self._bonus,
+                                  within=self.settings.prune_within)
+        totals = scores.log_probability
+        lengths = np.asarray([len(path) for path in self._trie.paths])
+        return WindowScores(totals, scores.deficit / lengths, self._table.pool(totals),
+                            within=self.settings.prune_within)
+
+    def _free_score(self, audio: np.ndarray) -> float:
+        """The log-probability of Whisper's own greedy transcription of the audio."""
+        encoded = self.model.encode(log_mel(audio / 32768.0))
+        with self._threads.limit(limits=1, user_api="blas"):
+            return self._decoder.greedy(encoded, self.model.start_sequence,
+                                        self.model.end_of_text)[1]
 
     def _bonus_for(self, preferred: frozenset[str]) -> np.ndarray:
         bonus = self.settings.prior_bonus
@@ -285,10 +312,3 @@ def syllables(sentence: str) -> int:
         count += max(1, len(re.findall(r"[aeiouy]+", stem)))
     return count
 
-
-def _log_sum(values: np.ndarray) -> float:
-    finite = values[np.isfinite(values)]
-    if not len(finite):
-        return -math.inf
-    top = float(finite.max())
-    return top + math.log(float(np.exp(finite - top).sum()))

@@ -1,0 +1,178 @@
+"""Tuning Whisper's refusal rule on recorded scores, without decoding again.
+
+    python -m benchmarks.whisper_replay record --split tuning --out /tmp/tuning.pkl
+    python -m benchmarks.whisper_replay replay /tmp/tuning.pkl [/tmp/fsdd-tuning.pkl ...]
+
+`record` streams a split through the Whisper recognizer exactly as the game
+does, with refusal off (so every utterance ends in a final) and every window
+shift of `--shifts` scored, and saves each final's scores. `replay` applies the
+game's own rule (`whisper_choice.choose`) over a grid of shift sets, margins,
+slot margins and deficit limits and prints, per recording and setting,
+accuracy, wrong and refused per condition and chatter taken, so the settings are
+chosen on tuning splits and the chosen one is then measured, streaming, by
+`benchmarks.speech` on the held-out splits.
+
+Replaying over a run without refusal is an approximation of the streaming
+game: when the game refuses at a pause it waits for more audio, which the
+recording never heard. `benchmarks.speech` measures the real thing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import pickle
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.speech import CORPUS
+from voicespit.speech.parser import command_in, parse
+from voicespit.speech.recognizer import Recognition
+from voicespit.speech.transcription import read_corpus, transcribe
+from voicespit.speech.whisper_choice import CommandTable, WindowScores, choose
+from voicespit.speech.whisper_recognizer import Scored, WhisperRecognizer, WhisperSettings
+
+
+class _Recording(WhisperRecognizer):
+    """The recognizer, keeping the window scores of every final it gives."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kept: list[dict[str, Any]] = []
+
+    def _final(self, answer: Scored) -> Recognition:
+        self.kept.append({
+            "totals": np.stack([w.totals for w in answer.windows]).astype(np.float32),
+            "deficits": np.stack([w.deficits for w in answer.windows]).astype(np.float32),
+            "pooled": np.stack([w.pooled for w in answer.windows]).astype(np.float32),
+            "speech_seconds": answer.speech_seconds})
+        return super()._final(answer)
+
+
+def record(split: str, shifts: tuple[float, ...], out: Path, every: int) -> None:
+    """Writes a header, then one pickle per file as it is done (a partial recording
+    replays too)."""
+    from voicespit.speech.whisper_model import WhisperModel
+
+    settings = dataclasses.replace(WhisperSettings(), margin=0.0, deficit_per_token=1e9,
+                                   shifts=shifts)
+    recognizer = _Recording(WhisperModel.load(), settings=settings)
+    table = recognizer.table
+    with out.open("wb") as file:
+        pickle.dump({"split": split, "shifts": shifts, "sentences": list(table.sentences),
+                     "sentence_of": list(table.sentence_of)}, file)
+        for item in read_corpus(CORPUS / split)[::every]:
+            recognizer.kept = []
+            transcribe(recognizer, item)
+            pickle.dump({"name": item.name, "kind": item.kind, "expected": item.transcript,
+                         "finals": recognizer.kept}, file)
+            file.flush()
+
+
+def load(path: Path) -> dict[str, Any]:
+    """A recording: its header with "files", every file recorded so far."""
+    with path.open("rb") as file:
+        recording: dict[str, Any] = pickle.load(file)
+        recording.setdefault("files", [])
+        while True:
+            try:
+                recording["files"].append(pickle.load(file))
+            except EOFError:
+                return recording
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    shifts: tuple[int, ...]
+    """Indices into the recording's shifts."""
+    margin: float
+    slot_margin: float | None
+    deficit: float
+
+
+def replay(recording: dict[str, Any], rule: Rule) -> dict[str, float]:
+    table = CommandTable.build(recording["sentences"], recording["sentence_of"])
+    outcome: dict[str, list[str]] = {}
+    for file in recording["files"]:
+        commands = []
+        for final in file["finals"]:
+            windows = [WindowScores(final["totals"][i].astype(np.float64),
+                                    final["deficits"][i].astype(np.float64),
+                                    final["pooled"][i].astype(np.float64), within=8.0)
+                       for i in rule.shifts]
+            choice = choose(windows, table, margin=rule.margin, slot_margin=rule.slot_margin)
+            if choice.margin >= choice.needed and choice.deficit_per_token <= rule.deficit:
+                command = command_in(choice.sentence)
+                if command is not None:
+                    commands.append(command)
+        condition = file["name"].split("/")[0]
+        if file["kind"] == "chatter":
+            verdict = "taken" if commands else "ignored"
+            condition = "chatter"
+        elif commands == [parse(file["expected"])]:
+            verdict = "correct"
+        else:
+            verdict = "wrong" if commands else "refused"
+        outcome.setdefault(condition, []).append(verdict)
+    rates: dict[str, float] = {}
+    commands_total = [v for c, vs in outcome.items() if c != "chatter" for v in vs]
+    for condition, verdicts in sorted(outcome.items()):
+        if condition == "chatter":
+            rates["chatter"] = verdicts.count("taken") / len(verdicts)
+        else:
+            rates[condition] = verdicts.count("correct") / len(verdicts)
+    rates["wrong"] = commands_total.count("wrong") / len(commands_total)
+    rates["refused"] = commands_total.count("refused") / len(commands_total)
+    return rates
+
+
+def grid(shift_count: int, margins: Sequence[float], slot_margins: Sequence[float | None],
+         deficits: Sequence[float]) -> list[Rule]:
+    shift_sets = [tuple(range(n)) for n in range(1, shift_count + 1)]
+    shift_sets += [(index,) for index in range(1, shift_count)]
+    return [Rule(s, m, sm, d) for s, m, sm, d in
+            itertools.product(shift_sets, margins, slot_margins, deficits)
+            if sm is None or sm > m]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    recorder = commands.add_parser("record")
+    recorder.add_argument("--split", required=True)
+    recorder.add_argument("--shifts", default="0,0.01,0.02",
+                          help="seconds cut from the window's start, comma-separated")
+    recorder.add_argument("--every", type=int, default=1, help="take every Nth file")
+    recorder.add_argument("--out", type=Path, required=True)
+    replayer = commands.add_parser("replay")
+    replayer.add_argument("recordings", type=Path, nargs="+")
+    replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
+    replayer.add_argument("--slot-margins", default="none,2.0,3.0,4.0")
+    replayer.add_argument("--deficits", default="2.5")
+    args = parser.parse_args()
+    if args.command == "record":
+        record(args.split, tuple(float(s) for s in args.shifts.split(",")), args.out,
+               args.every)
+        return
+    recordings = [load(path) for path in args.recordings]
+    rules = grid(min(len(r["shifts"]) for r in recordings),
+                 [float(m) for m in args.margins.split(",")],
+                 [None if m == "none" else float(m) for m in args.slot_margins.split(",")],
+                 [float(d) for d in args.deficits.split(",")])
+    for recording in recordings:
+        shifts = recording["shifts"]
+        print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
+        for rule in rules:
+            rates = replay(recording, rule)
+            used = ",".join(f"{1000 * shifts[i]:.0f}" for i in rule.shifts)
+            cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
+            print(f"shifts {used:>8} margin {rule.margin:4.2f} slot {rule.slot_margin} "
+                  f"deficit {rule.deficit:4.1f} | {cells}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Choosing a command from Whisper's scores (voicespit/speech/whisper_choice.py).
+
+The scores here are made up on purpose: the rule is arithmetic over them, and the
+recognizer's tests run it on real audio.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from voicespit.speech.commands import Command, Verb
+from voicespit.speech.whisper_choice import (
+    CommandTable,
+    WindowScores,
+    choose,
+    log_sum,
+    one_slot_apart,
+)
+
+SENTENCES = ["ace on left", "eight on left", "ace on the left", "new game"]
+# Two written forms per sentence: forms 2k and 2k+1 write sentence k.
+TABLE = CommandTable.build(SENTENCES, [0, 0, 1, 1, 2, 2, 3, 3])
+
+
+def window(totals: list[float], within: float = 8.0) -> WindowScores:
+    values = np.asarray(totals, dtype=np.float64)
+    return WindowScores(values, np.zeros(len(values)), TABLE.pool(values), within=within)
+
+
+def test_sentences_meaning_one_command_are_one_group() -> None:
+    # "ace on left" and "ace on the left" are the same play.
+    assert len(TABLE.groups) == 3
+    assert TABLE.commands[0] == Command.play(0, 0)
+
+
+def test_the_forms_of_a_command_pool_their_probability() -> None:
+    choice = choose([window([-1.0, -1.0, -0.5, -9, -1.0, -9, -9, -9])], TABLE,
+                    margin=1.0, slot_margin=None)
+    # ace on left: three forms at -1 pool to about -1 + log 3, ahead of eight's single -0.5.
+    assert choice.sentence in ("ace on left", "ace on the left")
+    ace, eight = log_sum(np.array([-1.0, -1.0, -1.0, -9.0])), log_sum(np.array([-0.5, -9.0]))
+    assert choice.margin == pytest.approx(ace - eight) and ace - eight > 0.5
+
+
+def test_a_runner_up_one_slot_away_needs_the_slot_margin() -> None:
+    scores = window([-1.0, -9, -3.0, -9, -9, -9, -9, -9])
+    plain = choose([scores], TABLE, margin=1.0, slot_margin=None)
+    strict = choose([scores], TABLE, margin=1.0, slot_margin=4.0)
+    assert plain.needed == 1.0 and strict.needed == 4.0
+    assert plain.margin == strict.margin and 1.0 < strict.margin < 4.0
+
+
+def test_a_runner_up_of_another_verb_needs_only_the_margin() -> None:
+    choice = choose([window([-1.0, -9, -9, -9, -9, -9, -3.0, -9])], TABLE,
+                    margin=1.0, slot_margin=4.0)
+    assert choice.sentence == "ace on left" and choice.needed == 1.0
+
+
+def test_windows_are_averaged_and_a_pruned_command_counts_as_close_as_it_could_be() -> None:
+    first = window([-1.0, -math.inf, -2.0, -math.inf, -math.inf, -math.inf, -5, -math.inf])
+    # In the second window eight was pruned (more than 4 behind its best).
+    second = window([-1.0, -math.inf, -math.inf, -math.inf, -math.inf, -math.inf, -3,
+                     -math.inf], within=4.0)
+    choice = choose([first, second], TABLE, margin=1.0, slot_margin=None)
+    # eight: -2 in the first, at best -5 in the second: a lead of (1 + 4) / 2, not infinity.
+    assert choice.margin == pytest.approx(2.5)
+
+
+def test_one_slot_apart_is_the_same_verb_with_one_slot_changed() -> None:
+    assert one_slot_apart(Command.play(0, 0), Command.play(7, 0))
+    assert one_slot_apart(Command.play(0, 0), Command.play(0, 1))
+    assert not one_slot_apart(Command.play(0, 0), Command.play(7, 1))
+    assert not one_slot_apart(Command.play(4), Command(Verb.FLIP, stock=4))
+    assert one_slot_apart(Command(Verb.FLIP, stock=4), Command(Verb.FLIP, stock=2))
+    assert not one_slot_apart(Command.play(0, 0), None)
