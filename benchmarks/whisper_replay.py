@@ -104,8 +104,9 @@ def replay(recording: dict[str, Any], rule: Rule) -> dict[str, float]:
                                     final["deficits"][i].astype(np.float64),
                                     final["pooled"][i].astype(np.float64), within=8.0)
                        for i in rule.shifts]
-            choice = choose(windows, table, margin=rule.margin, slot_margin=rule.slot_margin)
-            if choice.margin >= choice.needed and choice.deficit_per_token <= rule.deficit:
+            choice = choose(windows, table)
+            if choice.is_sure(rule.margin, rule.slot_margin) \
+                    and choice.deficit_per_token <= rule.deficit:
                 command = command_in(choice.sentence)
                 if command is not None:
                     commands.append(command)

@@ -37,26 +37,26 @@ def test_sentences_meaning_one_command_are_one_group() -> None:
 
 
 def test_the_forms_of_a_command_pool_their_probability() -> None:
-    choice = choose([window([-1.0, -1.0, -0.5, -9, -1.0, -9, -9, -9])], TABLE,
-                    margin=1.0, slot_margin=None)
+    choice = choose([window([-1.0, -1.0, -0.5, -9, -1.0, -9, -9, -9])], TABLE)
     # ace on left: three forms at -1 pool to about -1 + log 3, ahead of eight's single -0.5.
     assert choice.sentence in ("ace on left", "ace on the left")
     ace, eight = log_sum(np.array([-1.0, -1.0, -1.0, -9.0])), log_sum(np.array([-0.5, -9.0]))
     assert choice.margin == pytest.approx(ace - eight) and ace - eight > 0.5
 
 
-def test_a_runner_up_one_slot_away_needs_the_slot_margin() -> None:
-    scores = window([-1.0, -9, -3.0, -9, -9, -9, -9, -9])
-    plain = choose([scores], TABLE, margin=1.0, slot_margin=None)
-    strict = choose([scores], TABLE, margin=1.0, slot_margin=4.0)
-    assert plain.needed == 1.0 and strict.needed == 4.0
-    assert plain.margin == strict.margin and 1.0 < strict.margin < 4.0
+def test_a_command_one_slot_away_needs_the_slot_margin() -> None:
+    choice = choose([window([-1.0, -9, -3.0, -9, -9, -9, -9, -9])], TABLE)
+    assert choice.slot_lead == choice.margin and 1.0 < choice.margin < 4.0
+    assert choice.is_sure(1.0, None) and not choice.is_sure(1.0, 4.0)
 
 
-def test_a_runner_up_of_another_verb_needs_only_the_margin() -> None:
-    choice = choose([window([-1.0, -9, -9, -9, -9, -9, -3.0, -9])], TABLE,
-                    margin=1.0, slot_margin=4.0)
-    assert choice.sentence == "ace on left" and choice.needed == 1.0
+def test_the_slot_margin_looks_past_a_runner_up_of_another_verb() -> None:
+    # new game runs second, well behind; eight on left third, further behind still.
+    choice = choose([window([-1.0, -9, -6.0, -9, -9, -9, -3.0, -9])], TABLE)
+    assert choice.sentence == "ace on left"
+    assert choice.margin == pytest.approx(2.0, abs=0.1)
+    assert choice.slot_lead == pytest.approx(5.0, abs=0.1)
+    assert choice.is_sure(1.0, 4.0) and not choice.is_sure(3.0, None)
 
 
 def test_windows_are_averaged_and_a_pruned_command_counts_as_close_as_it_could_be() -> None:
@@ -64,7 +64,7 @@ def test_windows_are_averaged_and_a_pruned_command_counts_as_close_as_it_could_b
     # In the second window eight was pruned (more than 4 behind its best).
     second = window([-1.0, -math.inf, -math.inf, -math.inf, -math.inf, -math.inf, -3,
                      -math.inf], within=4.0)
-    choice = choose([first, second], TABLE, margin=1.0, slot_margin=None)
+    choice = choose([first, second], TABLE)
     # eight: -2 in the first, at best -5 in the second: a lead of (1 + 4) / 2, not infinity.
     assert choice.margin == pytest.approx(2.5)
 

@@ -79,21 +79,23 @@ class Choice:
     sentence: str
     margin: float
     """Pooled log-probability of the best command minus the runner-up's."""
-    needed: float
-    """The margin this pair of commands needs to be accepted."""
+    slot_lead: float
+    """The best command's lead over the nearest command one slot away from it (the same
+    play with another rank or pile): at least `margin`."""
     deficit_per_token: float
     confidence: float
     """The best command's share of the probability."""
 
+    def is_sure(self, margin: float, slot_margin: float | None) -> bool:
+        """Leads every command by `margin`, and those one slot away by `slot_margin`."""
+        return self.margin >= margin and (slot_margin is None or self.slot_lead >= slot_margin)
 
-def choose(windows: Sequence[WindowScores], table: CommandTable, *, margin: float,
-           slot_margin: float | None) -> Choice:
-    """The best command of the windows' averaged scores.
 
-    `margin` is the lead over the runner-up needed to accept; `slot_margin` (when
-    given and larger) the lead needed when the runner-up is the same command with
-    one slot changed. A command pruned in a window counts as its pruning distance
-    behind there (`WindowScores.bounded`), so leads are at most that.
+def choose(windows: Sequence[WindowScores], table: CommandTable) -> Choice:
+    """The best command of the windows' averaged scores, and its leads.
+
+    A command pruned in a window counts as its pruning distance behind there
+    (`WindowScores.bounded`), so leads are at most that.
     """
     pooled = np.mean([window.bounded(window.pooled) for window in windows], axis=0)
     totals = np.mean([window.bounded(window.totals) for window in windows], axis=0)
@@ -102,15 +104,15 @@ def choose(windows: Sequence[WindowScores], table: CommandTable, *, margin: floa
     best = int(best_group[np.argmax(totals[best_group])])
     runner_up = pooled[order[1]] if len(order) > 1 else -np.inf
     lead = float(pooled[order[0]] - runner_up)
-    needed = margin
-    if slot_margin is not None and len(order) > 1 and one_slot_apart(
-            table.commands[order[0]], table.commands[order[1]]):
-        needed = max(margin, slot_margin)
+    best_command = table.commands[order[0]]
+    neighbour = next((pooled[group] for group in order[1:]
+                      if one_slot_apart(best_command, table.commands[group])), -np.inf)
+    slot_lead = float(pooled[order[0]] - neighbour)
     finite = pooled[np.isfinite(pooled)]
     confidence = float(1.0 / np.exp(finite - pooled[order[0]]).sum())
     deficits = [value for window in windows if math.isfinite(value := float(window.deficits[best]))]
     deficit = float(np.mean(deficits)) if deficits else math.inf
-    return Choice(best, table.sentences[table.sentence_of[best]], lead, needed, deficit,
+    return Choice(best, table.sentences[table.sentence_of[best]], lead, slot_lead, deficit,
                   confidence)
 
 

@@ -91,9 +91,9 @@ class WhisperSettings:
     up to a point ("new game" margin 1.35 at one offset, 0.92 at another); averaging
     over a few offsets steadies the margin."""
     slot_margin: float | None = None
-    """Least margin when the runner-up is the same command with one slot changed (the
-    same play with another rank: "ace" heard as "eight"); a wrong card played is worse
-    than a "say again". None: `margin` for every runner-up."""
+    """Least lead over every command one slot away from the best (the same play with
+    another rank: "ace" heard as "eight"); a wrong card played is worse than a "say
+    again". None: `margin` for every runner-up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,8 +242,7 @@ class WhisperRecognizer:
             # busy two-core machine made the same work ten times slower.
             windows = tuple(self._score_window(audio[round(shift * SAMPLE_RATE):])
                             for shift in settings.shifts)
-        choice = choose(windows, self._table, margin=settings.margin,
-                        slot_margin=settings.slot_margin)
+        choice = choose(windows, self._table)
         sentence = choice.sentence
         gap = math.nan
         if settings.unconstrained_gap is not None:
@@ -251,7 +250,7 @@ class WhisperRecognizer:
             gap = self._free_score(audio) - float(said - self._bonus[choice.form])
         speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
         longest = settings.most_seconds_per_syllable
-        accepted = choice.margin >= choice.needed \
+        accepted = choice.is_sure(settings.margin, settings.slot_margin) \
             and choice.deficit_per_token <= settings.deficit_per_token \
             and (settings.unconstrained_gap is None or gap <= settings.unconstrained_gap) \
             and (longest is None
