@@ -21,6 +21,7 @@ within `SETTLE`, the Whisper recognizer's waits). Against the true speech
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -29,10 +30,10 @@ import numpy as np
 
 from benchmarks.speech import CORPUS
 from voicespit.speech.audio import read_wav
-from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
-from voicespit.speech.signal import FRAME, speech_band_energy_db, to_samples
-from voicespit.speech.silero import SileroActivity
+from voicespit.speech.endpoint import EndpointSettings, FrameEvent
+from voicespit.speech.signal import FRAME, to_samples
 from voicespit.speech.transcription import percentile, read_corpus
+from voicespit.speech.voiced_endpoint import VoicedEndpointer
 
 RATE = 16_000
 PAUSE = 0.08
@@ -42,23 +43,17 @@ Marks = tuple[list[bool], float]
 """Per frame, speech or not; and the frame's length in seconds."""
 
 
-def ours(pcm: bytes, activity: SileroActivity | None = None) -> Marks:
-    """The endpointer's own speech test, or (`activity`) Silero's probability through
-    the endpointer's hysteresis: the Whisper recognizer's `voice_activity` choices."""
-    detector = SpeechDetector(EndpointSettings())
+def ours(pcm: bytes, mode: str = "energy") -> Marks:
+    """The endpointer (`VoicedEndpointer`) in one of the Whisper recognizer's
+    `voice_activity` modes."""
+    endpointer = VoicedEndpointer(EndpointSettings(), mode)
     samples = to_samples(pcm)
     marks = []
     for offset in range(0, len(samples) - FRAME + 1, FRAME):
-        frame = samples[offset:offset + FRAME]
-        probability = None if activity is None else activity.push(frame)
-        event = detector.push(speech_band_energy_db(frame), probability)
+        event = endpointer.push(samples[offset:offset + FRAME])
         marks.append(event in (FrameEvent.STARTED, FrameEvent.SPEAKING, FrameEvent.PAUSED)
-                     and detector.quiet_frames == 0)
+                     and endpointer.detector.quiet_frames == 0)
     return marks, FRAME / RATE
-
-
-def ours_with_silero(pcm: bytes) -> Marks:
-    return ours(pcm, SileroActivity())
 
 
 def webrtc(pcm: bytes, aggressiveness: int = 2) -> Marks:
@@ -80,7 +75,9 @@ def silero(pcm: bytes, threshold: float = 0.5) -> Marks:
 
 
 DETECTORS: dict[str, Callable[[bytes], Marks]] = {
-    "endpoint.py (ours)": ours, "endpoint.py with Silero's probability": ours_with_silero,
+    "endpoint.py (ours)": ours,
+    "endpoint.py with Silero's probability": functools.partial(ours, mode="silero"),
+    "endpoint.py, Silero in noisy utterances": functools.partial(ours, mode="silero in noise"),
     "WebRTC VAD (aggressiveness 2)": webrtc, "Silero VAD (threshold 0.5)": silero}
 
 

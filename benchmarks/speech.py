@@ -48,6 +48,8 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
         WHISPER, endpoint=EndpointSettings(settle_frames=25)),
     "whisper with Silero VAD": dataclasses.replace(WHISPER, voice_activity="silero"),
+    "whisper with Silero in noise": dataclasses.replace(WHISPER,
+                                                        voice_activity="silero in noise"),
     "whisper with the energy endpointer": dataclasses.replace(WHISPER, voice_activity="energy"),
 }
 """The Whisper levers, each against the final settings."""

@@ -94,11 +94,15 @@ class Rule:
     deficit: float
 
 
-def replay(recording: dict[str, Any], rule: Rule) -> dict[str, float]:
+def replay(recording: dict[str, Any], rule: Rule,
+           confusions: list[str] | None = None) -> dict[str, float]:
+    """The rates of `rule` over the recording; each wrong or chatter command taken is
+    described in `confusions` when given."""
     table = CommandTable.build(recording["sentences"], recording["sentence_of"])
     outcome: dict[str, list[str]] = {}
     for file in recording["files"]:
         commands = []
+        taken = []
         for final in file["finals"]:
             windows = [WindowScores(final["totals"][i].astype(np.float64),
                                     final["deficits"][i].astype(np.float64),
@@ -110,6 +114,8 @@ def replay(recording: dict[str, Any], rule: Rule) -> dict[str, float]:
                 command = command_in(choice.sentence)
                 if command is not None:
                     commands.append(command)
+                    taken.append(f"{choice.sentence} (margin {choice.margin:.2f}, slot lead "
+                                 f"{choice.slot_lead:.2f}, deficit {choice.deficit_per_token:.2f})")
         condition = file["name"].split("/")[0]
         if file["kind"] == "chatter":
             verdict = "taken" if commands else "ignored"
@@ -119,6 +125,8 @@ def replay(recording: dict[str, Any], rule: Rule) -> dict[str, float]:
         else:
             verdict = "wrong" if commands else "refused"
         outcome.setdefault(condition, []).append(verdict)
+        if confusions is not None and verdict in ("wrong", "taken"):
+            confusions.append(f"{file['name']}: {file['expected']!r} -> {' | '.join(taken)}")
     rates: dict[str, float] = {}
     commands_total = [v for c, vs in outcome.items() if c != "chatter" for v in vs]
     for condition, verdicts in sorted(outcome.items()):
@@ -154,6 +162,8 @@ def main() -> None:
     replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
     replayer.add_argument("--slot-margins", default="none,2.0,3.0,4.0")
     replayer.add_argument("--deficits", default="2.5")
+    replayer.add_argument("--confusions", action="store_true",
+                          help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
     if args.command == "record":
         record(args.split, tuple(float(s) for s in args.shifts.split(",")), args.out,
@@ -168,11 +178,14 @@ def main() -> None:
         shifts = recording["shifts"]
         print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
         for rule in rules:
-            rates = replay(recording, rule)
+            confusions: list[str] | None = [] if args.confusions else None
+            rates = replay(recording, rule, confusions)
             used = ",".join(f"{1000 * shifts[i]:.0f}" for i in rule.shifts)
             cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
             print(f"shifts {used:>8} margin {rule.margin:4.2f} slot {rule.slot_margin} "
                   f"deficit {rule.deficit:4.1f} | {cells}", flush=True)
+            for line in confusions or []:
+                print("    " + line)
 
 
 if __name__ == "__main__":

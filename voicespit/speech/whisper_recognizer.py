@@ -32,13 +32,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.endpoint import EndpointSettings, FrameEvent
 from voicespit.speech.grammar import sentences as grammar_sentences
 from voicespit.speech.log_mel import log_mel
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.sentence_scorer import Decoder, TokenTrie
-from voicespit.speech.signal import FRAME, FrameCutter, Samples, speech_band_energy_db
-from voicespit.speech.silero import SileroActivity
+from voicespit.speech.signal import FRAME, FrameCutter, Samples
+from voicespit.speech.voiced_endpoint import VoicedEndpointer
 from voicespit.speech.whisper_choice import CommandTable, WindowScores, choose
 from voicespit.speech.whisper_model import WhisperModel, written_forms
 from voicespit.speech.word_graph import proper_prefixes
@@ -53,8 +53,8 @@ class WhisperSettings:
     endpoint: EndpointSettings = field(default_factory=lambda: EndpointSettings(
         pause_frames=8, settle_frames=16, end_frames=35))
     voice_activity: str = "energy"
-    """What tells speech from quiet for the endpointer: "energy" (its own noise-floor
-    test) or "silero" (Silero VAD's probability, `speech/silero.py`)."""
+    """What tells speech from quiet for the endpointer (`voiced_endpoint.MODES`): its
+    own energy test, Silero VAD's probability, or Silero within noisy utterances."""
     trailing_silence: float = 0.3
     """Seconds of digital silence added after the audio before encoding."""
     margin: float = 1.25
@@ -123,8 +123,8 @@ class WhisperRecognizer:
                  settings: WhisperSettings | None = None) -> None:
         self.model = model
         self.settings = settings = settings or WhisperSettings()
-        self._detector = SpeechDetector(settings.endpoint)
-        self._activity = SileroActivity() if settings.voice_activity == "silero" else None
+        self._endpointer = VoicedEndpointer(settings.endpoint, settings.voice_activity)
+        self._detector = self._endpointer.detector
         preroll = settings.endpoint.preroll_frames + settings.endpoint.start_frames
         self._ring: collections.deque[Samples] = collections.deque(maxlen=preroll)
         self._utterance: list[Samples] = []
@@ -181,9 +181,8 @@ class WhisperRecognizer:
         results = []
         if self._detector.in_speech and self._utterance:
             results.append(self._final(self._answer or self._score()))
-        self._detector = SpeechDetector(self.settings.endpoint)
-        if self._activity is not None:
-            self._activity.reset()
+        self._endpointer.restart()
+        self._detector = self._endpointer.detector
         self._cutter.clear()
         self._frames_fed = 0
         self._ring.clear()
@@ -200,8 +199,7 @@ class WhisperRecognizer:
 
     def _push_frame(self, frame: Samples) -> Recognition | None:
         self._frames_fed += 1
-        probability = None if self._activity is None else self._activity.push(frame)
-        event = self._detector.push(speech_band_energy_db(frame), probability)
+        event = self._endpointer.push(frame)
         if event is FrameEvent.QUIET:
             self._ring.append(frame)
             return None
