@@ -34,7 +34,12 @@ from voicespit.speech.parser import command_in, parse
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.transcription import read_corpus, transcribe
 from voicespit.speech.whisper_choice import CommandTable, WindowScores, choose
-from voicespit.speech.whisper_recognizer import Scored, WhisperRecognizer, WhisperSettings
+from voicespit.speech.whisper_recognizer import (
+    Scored,
+    WhisperRecognizer,
+    WhisperSettings,
+    syllables,
+)
 
 
 class _Recording(WhisperRecognizer):
@@ -92,6 +97,26 @@ class Rule:
     margin: float
     slot_margin: float | None
     deficit: float
+    token_bonus: float = WhisperSettings.token_bonus
+    """Per token; the recording was made with the default, the difference is applied."""
+    seconds_per_syllable: float | None = None
+    """The duration check (`WhisperSettings.most_seconds_per_syllable`), or None."""
+
+
+def form_lengths(recording: dict[str, Any]) -> np.ndarray:
+    """Tokens (with the end of text) of every written form the recording scored."""
+    from voicespit.speech.whisper_model import shipped_model_dir, written_forms
+    from voicespit.speech.whisper_tokens import Tokenizer
+
+    if "lengths" not in recording:
+        folder = shipped_model_dir()
+        assert folder is not None, "the Whisper model is not installed"
+        tokenizer = Tokenizer.load(folder)
+        texts = [text for sentence in recording["sentences"] for text in written_forms(sentence)]
+        assert len(texts) == len(recording["sentence_of"]), "recorded with other written forms"
+        recording["lengths"] = np.asarray([len(tokenizer.encode(" " + text)) + 1
+                                           for text in texts], dtype=np.float64)
+    return np.asarray(recording["lengths"])
 
 
 def replay(recording: dict[str, Any], rule: Rule,
@@ -99,18 +124,28 @@ def replay(recording: dict[str, Any], rule: Rule,
     """The rates of `rule` over the recording; each wrong or chatter command taken is
     described in `confusions` when given."""
     table = CommandTable.build(recording["sentences"], recording["sentence_of"])
+    extra = (rule.token_bonus - WhisperSettings.token_bonus) * form_lengths(recording)
     outcome: dict[str, list[str]] = {}
     for file in recording["files"]:
         commands = []
         taken = []
         for final in file["finals"]:
-            windows = [WindowScores(final["totals"][i].astype(np.float64),
-                                    final["deficits"][i].astype(np.float64),
-                                    final["pooled"][i].astype(np.float64), within=8.0)
-                       for i in rule.shifts]
+            windows = []
+            for i in rule.shifts:
+                totals = final["totals"][i].astype(np.float64)
+                pooled = final["pooled"][i].astype(np.float64)
+                if rule.token_bonus != WhisperSettings.token_bonus:
+                    totals = totals + extra
+                    pooled = table.pool(totals)
+                windows.append(WindowScores(totals, final["deficits"][i].astype(np.float64),
+                                            pooled, within=8.0))
             choice = choose(windows, table)
+            longest = rule.seconds_per_syllable
             if choice.is_sure(rule.margin, rule.slot_margin) \
-                    and choice.deficit_per_token <= rule.deficit:
+                    and choice.deficit_per_token <= rule.deficit \
+                    and (longest is None or final["speech_seconds"]
+                         <= WhisperSettings.most_seconds_alone
+                         + longest * syllables(choice.sentence)):
                 command = command_in(choice.sentence)
                 if command is not None:
                     commands.append(command)
@@ -139,13 +174,17 @@ def replay(recording: dict[str, Any], rule: Rule,
     return rates
 
 
-def grid(shift_count: int, margins: Sequence[float], slot_margins: Sequence[float | None],
-         deficits: Sequence[float]) -> list[Rule]:
-    shift_sets = [tuple(range(n)) for n in range(1, shift_count + 1)]
-    shift_sets += [(index,) for index in range(1, shift_count)]
-    return [Rule(s, m, sm, d) for s, m, sm, d in
-            itertools.product(shift_sets, margins, slot_margins, deficits)
-            if sm is None or sm > m]
+def grid(shift_sets: Sequence[tuple[int, ...]], margins: Sequence[float],
+         slot_margins: Sequence[float | None], deficits: Sequence[float],
+         token_bonuses: Sequence[float], durations: Sequence[float | None]) -> list[Rule]:
+    return [Rule(*values) for values in
+            itertools.product(shift_sets, margins, slot_margins, deficits, token_bonuses,
+                              durations)
+            if values[2] is None or values[2] > values[1]]
+
+
+def _numbers(text: str) -> list[float | None]:
+    return [None if value == "none" else float(value) for value in text.split(",")]
 
 
 def main() -> None:
@@ -162,6 +201,11 @@ def main() -> None:
     replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
     replayer.add_argument("--slot-margins", default="none,2.0,3.0,4.0")
     replayer.add_argument("--deficits", default="2.5")
+    replayer.add_argument("--token-bonuses", default="1.0")
+    replayer.add_argument("--durations", default="none",
+                          help="seconds per syllable of the duration check (none: off)")
+    replayer.add_argument("--shift-sets", default="0;0,1;0,1,2",
+                          help="sets of indices into the recorded shifts, ;-separated")
     replayer.add_argument("--confusions", action="store_true",
                           help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
@@ -170,10 +214,10 @@ def main() -> None:
                args.every)
         return
     recordings = [load(path) for path in args.recordings]
-    rules = grid(min(len(r["shifts"]) for r in recordings),
-                 [float(m) for m in args.margins.split(",")],
-                 [None if m == "none" else float(m) for m in args.slot_margins.split(",")],
-                 [float(d) for d in args.deficits.split(",")])
+    shift_sets = [tuple(int(i) for i in chosen.split(",")) for chosen in args.shift_sets.split(";")]
+    rules = grid(shift_sets, [float(m) for m in args.margins.split(",")],
+                 _numbers(args.slot_margins), [float(d) for d in args.deficits.split(",")],
+                 [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations))
     for recording in recordings:
         shifts = recording["shifts"]
         print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
@@ -183,7 +227,8 @@ def main() -> None:
             used = ",".join(f"{1000 * shifts[i]:.0f}" for i in rule.shifts)
             cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
             print(f"shifts {used:>8} margin {rule.margin:4.2f} slot {rule.slot_margin} "
-                  f"deficit {rule.deficit:4.1f} | {cells}", flush=True)
+                  f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} duration "
+                  f"{rule.seconds_per_syllable} | {cells}", flush=True)
             for line in confusions or []:
                 print("    " + line)
 
