@@ -101,6 +101,9 @@ class Rule:
     """Per token; the recording was made with the default, the difference is applied."""
     seconds_per_syllable: float | None = None
     """The duration check (`WhisperSettings.most_seconds_per_syllable`), or None."""
+    within: float = WhisperSettings.prune_within
+    """Pruning distance: scores further behind the best are taken as that far (what
+    pruning closer than the recording's would have given)."""
 
 
 def form_lengths(recording: dict[str, Any]) -> np.ndarray:
@@ -138,7 +141,7 @@ def replay(recording: dict[str, Any], rule: Rule,
                     totals = totals + extra
                     pooled = table.pool(totals)
                 windows.append(WindowScores(totals, final["deficits"][i].astype(np.float64),
-                                            pooled, within=8.0))
+                                            pooled, within=rule.within))
             choice = choose(windows, table)
             longest = rule.seconds_per_syllable
             if choice.is_sure(rule.margin, rule.slot_margin) \
@@ -176,10 +179,11 @@ def replay(recording: dict[str, Any], rule: Rule,
 
 def grid(shift_sets: Sequence[tuple[int, ...]], margins: Sequence[float],
          slot_margins: Sequence[float | None], deficits: Sequence[float],
-         token_bonuses: Sequence[float], durations: Sequence[float | None]) -> list[Rule]:
+         token_bonuses: Sequence[float], durations: Sequence[float | None],
+         withins: Sequence[float]) -> list[Rule]:
     return [Rule(*values) for values in
             itertools.product(shift_sets, margins, slot_margins, deficits, token_bonuses,
-                              durations)
+                              durations, withins)
             if values[2] is None or values[2] > values[1]]
 
 
@@ -204,6 +208,7 @@ def main() -> None:
     replayer.add_argument("--token-bonuses", default="1.0")
     replayer.add_argument("--durations", default="none",
                           help="seconds per syllable of the duration check (none: off)")
+    replayer.add_argument("--withins", default="8.0", help="pruning distances")
     replayer.add_argument("--shift-sets", default="0;0,1;0,1,2",
                           help="sets of indices into the recorded shifts, ;-separated")
     replayer.add_argument("--confusions", action="store_true",
@@ -217,7 +222,8 @@ def main() -> None:
     shift_sets = [tuple(int(i) for i in chosen.split(",")) for chosen in args.shift_sets.split(";")]
     rules = grid(shift_sets, [float(m) for m in args.margins.split(",")],
                  _numbers(args.slot_margins), [float(d) for d in args.deficits.split(",")],
-                 [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations))
+                 [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations),
+                 [float(w) for w in args.withins.split(",")])
     for recording in recordings:
         shifts = recording["shifts"]
         print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
@@ -228,7 +234,7 @@ def main() -> None:
             cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
             print(f"shifts {used:>8} margin {rule.margin:4.2f} slot {rule.slot_margin} "
                   f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} duration "
-                  f"{rule.seconds_per_syllable} | {cells}", flush=True)
+                  f"{rule.seconds_per_syllable} within {rule.within} | {cells}", flush=True)
             for line in confusions or []:
                 print("    " + line)
 
