@@ -9,8 +9,8 @@ The modes:
 - "energy": the energy test alone;
 - "silero": Silero's probability decides speech in every frame;
 - "silero in noise": the energy test starts utterances; within one, Silero
-  decides while the speech stands less than the detector's `clear_db` above the
-  floor (`SpeechDetector.is_noisy`) and the energy test once it is clear. Silero
+  decides while the speech stands less than `detector_below_db` above the floor
+  and the energy test once it is clearer. Silero
   runs only within utterances, warmed up on the pre-roll, so quiet rooms and
   pauses between commands cost nothing extra.
 """
@@ -56,7 +56,8 @@ class VoicedEndpointer:
                 self._recent.clear()
             return event
         probability = activity.push(frame)
-        return detector.push(energy_db, probability if detector.is_noisy else None)
+        noisy = detector.stands_below(self.settings.detector_below_db)
+        return detector.push(energy_db, probability if noisy else None)
 
     def restart(self) -> None:
         """A fresh stream: a new noise floor and a fresh detector state."""
