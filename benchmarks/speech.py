@@ -9,7 +9,9 @@ can be compared on the same machine load. Each configuration runs in a fresh pro
 (so peak memory and load time are its own), streams every file exactly as
 `voicespit recognize` does, and prints one Markdown table row: accuracy per noise
 condition (the corpus's first path part), then wrong, refused, chatter taken,
-latency, real-time factor, peak memory and model load time. With --by-speaker a
+latency, real-time factor (wall clock, waits for a core included), the same in processor
+time (what a machine with nothing else running would take), peak memory and model load
+time. With --by-speaker a
 row per speaker or voice (the second path part of the real corpus) follows. With
 --runs N the latency and speed figures are medians over N runs (the machine is
 shared: single runs are noisy); the accuracy figures are identical run to run
@@ -155,6 +157,7 @@ def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None =
              _cell(first["wrong_rate"]), _cell(first["reject_rate"]),
              _cell(first["chatter_false_accept"]), _cell(median("latency_ms_p50"), 0),
              _cell(median("latency_ms_p95"), 0), _cell(median("real_time_factor")),
+             _cell(median("cpu_real_time_factor")),
              _cell(median("peak_rss_mb"), 0), _cell(median("load_seconds"), 2)]
     return "| " + " | ".join(cells) + " |"
 
@@ -162,7 +165,7 @@ def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None =
 def header(conditions: list[str]) -> str:
     names = " | ".join(conditions)
     return (f"| configuration | {names} | wrong | reject | chatter FA | p50 ms | p95 ms | RTF "
-            f"| RSS MB | load s |\n|---|{'---:|' * (len(conditions) + 8)}")
+            f"| CPU RTF | RSS MB | load s |\n|---|{'---:|' * (len(conditions) + 9)}")
 
 
 def main() -> None:
