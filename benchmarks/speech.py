@@ -154,7 +154,8 @@ def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None =
         return statistics.median(values) if values else None
 
     cells = [name, *(_cell(by[c]["command_accuracy"]) if c in by else "-" for c in conditions),
-             _cell(first["wrong_rate"]), _cell(first["reject_rate"]),
+             _cell(first["wrong_rate"]), _cell(first.get("wrong_move_rate")),
+             _cell(first["reject_rate"]),
              _cell(first["chatter_false_accept"]), _cell(median("latency_ms_p50"), 0),
              _cell(median("latency_ms_p95"), 0), _cell(median("real_time_factor")),
              _cell(median("cpu_real_time_factor")),
@@ -164,8 +165,9 @@ def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None =
 
 def header(conditions: list[str]) -> str:
     names = " | ".join(conditions)
-    return (f"| configuration | {names} | wrong | reject | chatter FA | p50 ms | p95 ms | RTF "
-            f"| CPU RTF | RSS MB | load s |\n|---|{'---:|' * (len(conditions) + 9)}")
+    return (f"| configuration | {names} | wrong | wrong move | reject | chatter FA | p50 ms "
+            f"| p95 ms | RTF | CPU RTF | RSS MB | load s |\n"
+            f"|---|{'---:|' * (len(conditions) + 10)}")
 
 
 def main() -> None:

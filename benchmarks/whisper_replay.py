@@ -160,10 +160,12 @@ def replay(recording: dict[str, Any], rule: Rule,
             condition = "chatter"
         elif commands == [parse(file["expected"])]:
             verdict = "correct"
+        elif any(c.is_action and c != parse(file["expected"]) for c in commands):
+            verdict = "wrong move"
         else:
             verdict = "wrong" if commands else "refused"
         outcome.setdefault(condition, []).append(verdict)
-        if confusions is not None and verdict in ("wrong", "taken"):
+        if confusions is not None and verdict in ("wrong", "wrong move", "taken"):
             confusions.append(f"{file['name']}: {file['expected']!r} -> {' | '.join(taken)}")
     rates: dict[str, float] = {}
     commands_total = [v for c, vs in outcome.items() if c != "chatter" for v in vs]
@@ -172,7 +174,9 @@ def replay(recording: dict[str, Any], rule: Rule,
             rates["chatter"] = verdicts.count("taken") / len(verdicts)
         else:
             rates[condition] = verdicts.count("correct") / len(verdicts)
-    rates["wrong"] = commands_total.count("wrong") / len(commands_total)
+    moves = commands_total.count("wrong move")
+    rates["wrong"] = (commands_total.count("wrong") + moves) / len(commands_total)
+    rates["wrong move"] = moves / len(commands_total)
     rates["refused"] = commands_total.count("refused") / len(commands_total)
     return rates
 

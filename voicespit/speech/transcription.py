@@ -79,6 +79,16 @@ class FileResult:
         """A command came out that was not said (worse than a refusal)."""
         return self.item.kind == "command" and bool(self.commands) and not self.correct
 
+    @property
+    def wrong_move(self) -> bool:
+        """A move or round action came out that was not said: a card played, a pile
+        slapped, a stockpile turned that the player did not ask for. The worst kind of
+        wrong: the others ("no" for "nine") are refused or answered by the game."""
+        if self.item.kind == "command":
+            return any(command.is_action and command != self.expected
+                       for command in self.commands)
+        return False
+
     def as_json(self) -> dict[str, object]:
         expected = self.item.transcript if self.item.kind is not None else None
         record: dict[str, object] = {
@@ -231,6 +241,7 @@ def _rates(results: list[FileResult]) -> dict[str, object]:
     return {
         "command_accuracy": share(sum(1 for r in commands if r.correct), len(commands)),
         "wrong_rate": share(sum(1 for r in commands if r.wrong), len(commands)),
+        "wrong_move_rate": share(sum(1 for r in commands if r.wrong_move), len(commands)),
         "reject_rate": share(sum(1 for r in commands if not r.commands), len(commands)),
         "chatter_false_accept": share(sum(1 for r in chatter if r.commands), len(chatter)),
         "commands": len(commands),
