@@ -41,6 +41,8 @@ from voicespit.speech.whisper_recognizer import (
     syllables,
 )
 
+RECORDED_WITHIN = 8.0
+
 
 class _Recording(WhisperRecognizer):
     """The recognizer, keeping the window scores of every final it gives."""
@@ -63,8 +65,10 @@ def record(split: str, shifts: tuple[float, ...], out: Path, every: int) -> None
     replays too)."""
     from voicespit.speech.whisper_model import WhisperModel
 
+    # Wide pruning, so that replays can narrow it (`Rule.within`).
     settings = dataclasses.replace(WhisperSettings(), margin=0.0, deficit_per_token=1e9,
-                                   shifts=shifts)
+                                   shifts=shifts, prune_within=RECORDED_WITHIN,
+                                   shifted_prune_within=RECORDED_WITHIN)
     recognizer = _Recording(WhisperModel.load(), settings=settings)
     table = recognizer.table
     with out.open("wb") as file:
@@ -104,6 +108,8 @@ class Rule:
     within: float = WhisperSettings.prune_within
     """Pruning distance: scores further behind the best are taken as that far (what
     pruning closer than the recording's would have given)."""
+    shifted_within: float = WhisperSettings.shifted_prune_within
+    """The same for the shifted windows after the first."""
 
 
 def form_lengths(recording: dict[str, Any]) -> np.ndarray:
@@ -134,14 +140,15 @@ def replay(recording: dict[str, Any], rule: Rule,
         taken = []
         for final in file["finals"]:
             windows = []
-            for i in rule.shifts:
+            for number, i in enumerate(rule.shifts):
                 totals = final["totals"][i].astype(np.float64)
                 pooled = final["pooled"][i].astype(np.float64)
                 if rule.token_bonus != WhisperSettings.token_bonus:
                     totals = totals + extra
                     pooled = table.pool(totals)
+                within = rule.shifted_within if number else rule.within
                 windows.append(WindowScores(totals, final["deficits"][i].astype(np.float64),
-                                            pooled, within=rule.within))
+                                            pooled, within=min(within, RECORDED_WITHIN)))
             choice = choose(windows, table)
             longest = rule.seconds_per_syllable
             if choice.is_sure(rule.margin, rule.slot_margin) \
@@ -184,10 +191,10 @@ def replay(recording: dict[str, Any], rule: Rule,
 def grid(shift_sets: Sequence[tuple[int, ...]], margins: Sequence[float],
          slot_margins: Sequence[float | None], deficits: Sequence[float],
          token_bonuses: Sequence[float], durations: Sequence[float | None],
-         withins: Sequence[float]) -> list[Rule]:
+         withins: Sequence[float], shifted_withins: Sequence[float]) -> list[Rule]:
     return [Rule(*values) for values in
             itertools.product(shift_sets, margins, slot_margins, deficits, token_bonuses,
-                              durations, withins)
+                              durations, withins, shifted_withins)
             if values[2] is None or values[2] > values[1]]
 
 
@@ -213,6 +220,8 @@ def main() -> None:
     replayer.add_argument("--durations", default="none",
                           help="seconds per syllable of the duration check (none: off)")
     replayer.add_argument("--withins", default="8.0", help="pruning distances")
+    replayer.add_argument("--shifted-withins", default="8.0",
+                          help="pruning distances of the shifted windows")
     replayer.add_argument("--shift-sets", default="0;0,1;0,1,2",
                           help="sets of indices into the recorded shifts, ;-separated")
     replayer.add_argument("--confusions", action="store_true",
@@ -227,7 +236,8 @@ def main() -> None:
     rules = grid(shift_sets, [float(m) for m in args.margins.split(",")],
                  _numbers(args.slot_margins), [float(d) for d in args.deficits.split(",")],
                  [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations),
-                 [float(w) for w in args.withins.split(",")])
+                 [float(w) for w in args.withins.split(",")],
+                 [float(w) for w in args.shifted_withins.split(",")])
     for recording in recordings:
         shifts = recording["shifts"]
         print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
@@ -238,7 +248,8 @@ def main() -> None:
             cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
             print(f"shifts {used:>8} margin {rule.margin:4.2f} slot {rule.slot_margin} "
                   f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} duration "
-                  f"{rule.seconds_per_syllable} within {rule.within} | {cells}", flush=True)
+                  f"{rule.seconds_per_syllable} within {rule.within}/{rule.shifted_within} "
+                  f"| {cells}", flush=True)
             for line in confusions or []:
                 print("    " + line)
 
