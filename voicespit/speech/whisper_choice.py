@@ -108,8 +108,12 @@ def choose(windows: Sequence[WindowScores], table: CommandTable) -> Choice:
     neighbour = next((pooled[group] for group in order[1:]
                       if one_slot_apart(best_command, table.commands[group])), -np.inf)
     slot_lead = float(pooled[order[0]] - neighbour)
-    finite = pooled[np.isfinite(pooled)]
-    confidence = float(1.0 / np.exp(finite - pooled[order[0]]).sum())
+    # The share among the commands scored in every window (a pruned one's probability
+    # is negligible, and its bound would count hundreds of them as close).
+    scored = np.mean([window.pooled for window in windows], axis=0)
+    finite = scored[np.isfinite(scored)]
+    confidence = min(1.0, float(1.0 / np.exp(finite - pooled[order[0]]).sum())) \
+        if len(finite) else 0.0
     deficits = [value for window in windows if math.isfinite(value := float(window.deficits[best]))]
     deficit = float(np.mean(deficits)) if deficits else math.inf
     return Choice(best, table.sentences[table.sentence_of[best]], lead, slot_lead, deficit,
