@@ -314,6 +314,9 @@ class TokenTrie:
         reach = np.zeros(self.size)
         for sentence, nodes_of in enumerate(self.paths):
             np.maximum.at(reach, nodes_of, bonus[sentence])
+        # The start sequence leads to every sentence. (Left at 0, a bonus that lifts the
+        # best sentence more than `within` above 0 pruned every branch at the root.)
+        reach[:len(self.prefix)] = bonus.max(initial=0.0)
         cross = decoder.audio_attention(encoded)
         self_keys = [np.zeros((self.size, width), np.float32) for _ in decoder.layers]
         self_values = [np.zeros((self.size, width), np.float32) for _ in decoder.layers]

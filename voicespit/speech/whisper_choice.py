@@ -103,11 +103,12 @@ def choose(windows: Sequence[WindowScores], table: CommandTable) -> Choice:
     best_group = table.groups[order[0]]
     best = int(best_group[np.argmax(totals[best_group])])
     runner_up = pooled[order[1]] if len(order) > 1 else -np.inf
-    lead = float(pooled[order[0]] - runner_up)
+    # A window with nothing scored (all -inf) must refuse, not compare infinities.
+    lead = float(np.nan_to_num(pooled[order[0]] - runner_up, nan=0.0))
     best_command = table.commands[order[0]]
     neighbour = next((pooled[group] for group in order[1:]
                       if one_slot_apart(best_command, table.commands[group])), -np.inf)
-    slot_lead = float(pooled[order[0]] - neighbour)
+    slot_lead = float(np.nan_to_num(pooled[order[0]] - neighbour, nan=0.0))
     # The share among the commands scored in every window (a pruned one's probability
     # is negligible, and its bound would count hundreds of them as close).
     scored = np.mean([window.pooled for window in windows], axis=0)
