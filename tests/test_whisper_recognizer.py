@@ -125,6 +125,14 @@ def test_pruning_keeps_the_best_sentences_exact(whisper_model: WhisperModel) -> 
     lifted = trie.score(decoder, encoded, bonus=bonus, within=2.0).log_probability
     assert np.isclose(lifted.max(), full.max() + 6.0, atol=1e-4)
     assert phrases[int(np.argmax(lifted))] == "seven"
+    # A trie of a few of the sentences (the shifted window's shortlist) scores them
+    # exactly as the whole trie does.
+    few = [index for index, phrase in enumerate(phrases)
+           if phrase in ("seven", "seven on left", "eleven", "yes", "what can i say")]
+    small = TokenTrie(whisper_model.start_sequence, [tokens[i] for i in few],
+                      whisper_model.end_of_text)
+    alone = small.score(decoder, encoded).log_probability
+    assert np.allclose(alone, full[few], atol=1e-4)
 
 
 # ------------------------------------------------------------------ bad audio

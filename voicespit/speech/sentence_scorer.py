@@ -306,7 +306,8 @@ class TokenTrie:
         cannot come within `within` of the best sentence found so far are not decoded
         (a token's log-probability is never positive, so a prefix already that far
         behind can only fall further): their sentences score -inf. The best sentence
-        and every one within `within` of it are exact.
+        and every one within `within` of it are exact. With `within` infinite every
+        branch is decoded (for a trie of a few sentences: no probe for a bar first).
         """
         width = decoder.width
         bonus = np.zeros(len(self.paths)) if bonus is None else np.asarray(bonus, dtype=np.float64)
@@ -324,8 +325,13 @@ class TokenTrie:
         best = np.zeros(self.size)  # the best token's log-probability at the node's step
         prefix = np.zeros(self.size)  # the path's log-probability up to and with the node
         decoded = np.zeros(self.size, dtype=bool)
-        best_sentence, first_logits = self._probe(decoder, cross, self_keys, self_values, bonus)
-        last_of_prefix = len(self.prefix) - 1
+        first_logits: Floats | None = None
+        if math.isinf(within):
+            best_sentence = -math.inf  # nothing to prune: no bar needed
+        else:
+            best_sentence, first_logits = self._probe(decoder, cross, self_keys, self_values,
+                                                      bonus)
+        last_of_prefix = len(self.prefix) - 1 if first_logits is not None else -1
         for level, all_nodes in enumerate(self.levels):
             reachable = decoded[self.parents[all_nodes]] | (level == 0)
             hopeful = prefix[all_nodes] + reach[all_nodes] >= best_sentence - within
@@ -337,7 +343,7 @@ class TokenTrie:
             batch = len(nodes)
             if level < last_of_prefix:
                 continue  # the probe stored the start sequence's keys and values
-            if level == last_of_prefix:
+            if level == last_of_prefix and first_logits is not None:
                 logits = first_logits[None, :]  # and the logits of the first word's token
             else:
                 x = decoder.embed(self.tokens[nodes], level)

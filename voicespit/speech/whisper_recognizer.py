@@ -86,6 +86,10 @@ class WhisperSettings:
     shifted_prune_within: float = 3.0
     """The same for the shifted windows: they only need to confirm the lead, and a
     command pruned there counts as close as it could have been (`WindowScores.bounded`)."""
+    shortlist_within: float = 4.0
+    """The shifted windows score only the written forms this close to the first
+    window's best (a 10 ms shift moves a score by about a point); the rest count as
+    `shifted_prune_within` behind there."""
     written_forms: bool = True
     """Also score each sentence as Whisper would write it ("7 on left.", `written_forms`)."""
     threads: int | None = None
@@ -161,6 +165,7 @@ class WhisperRecognizer:
             texts += forms
             self._sentence_of += [index] * len(forms)
         tokens = self.model.sentence_tokens(texts)
+        self._tokens = tokens
         self._decoder: Decoder = self.model.decoder_for(tokens)
         self._trie = TokenTrie(self.model.start_sequence, tokens, self.model.end_of_text)
         self._sentences = sentences
@@ -244,10 +249,17 @@ class WhisperRecognizer:
         with self._threads.limit(limits=1, user_api="blas"):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
-            windows = tuple(self._score_window(audio[round(shift * SAMPLE_RATE):],
-                                               settings.shifted_prune_within if number
-                                               else settings.prune_within)
-                            for number, shift in enumerate(settings.shifts))
+            first = self._score_window(audio, self._trie, np.arange(len(self._tokens)),
+                                       settings.prune_within)
+            # The shifted windows score only the forms close to the best of the first:
+            # a few sentences, a small trie, no probe.
+            close = np.flatnonzero(first.totals >= first.totals.max() - settings.shortlist_within)
+            shortlist = TokenTrie(self.model.start_sequence, [self._tokens[i] for i in close],
+                                  self.model.end_of_text)
+            windows = (first, *(self._score_window(audio[round(shift * SAMPLE_RATE):],
+                                                   shortlist, close,
+                                                   settings.shifted_prune_within)
+                                for shift in settings.shifts[1:] if len(close)))
         choice = choose(windows, self._table)
         sentence = choice.sentence
         gap = math.nan
@@ -266,14 +278,19 @@ class WhisperRecognizer:
                       could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds,
                       windows=windows)
 
-    def _score_window(self, audio: np.ndarray, within: float) -> WindowScores:
-        """Every written form's score for one window of audio, and each command's pool."""
+    def _score_window(self, audio: np.ndarray, trie: TokenTrie, forms: np.ndarray,
+                      within: float) -> WindowScores:
+        """The scores of one window of audio: of the written forms `forms` (the ones
+        `trie` holds, in its order), decoded exactly within `within` of the best, and
+        counted as at least `within` behind for every other form."""
         encoded = self.model.encode(log_mel(audio / 32768.0))
-        scores = self._trie.score(self._decoder, encoded, bonus=self._bonus, within=within)
-        totals = scores.log_probability
-        lengths = np.asarray([len(path) for path in self._trie.paths])
-        return WindowScores(totals, scores.deficit / lengths, self._table.pool(totals),
-                            within=within)
+        exact = within if trie is self._trie else math.inf
+        scores = trie.score(self._decoder, encoded, bonus=self._bonus[forms], within=exact)
+        totals = np.full(len(self._tokens), -np.inf)
+        deficits = np.full(len(self._tokens), np.inf)
+        totals[forms] = scores.log_probability
+        deficits[forms] = scores.deficit / np.asarray([len(path) for path in trie.paths])
+        return WindowScores(totals, deficits, self._table.pool(totals), within=within)
 
     def _free_score(self, audio: np.ndarray) -> float:
         """The log-probability of Whisper's own greedy transcription of the audio."""
