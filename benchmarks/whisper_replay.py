@@ -101,6 +101,7 @@ class Rule:
     margin: float
     slot_margin: float | None
     deficit: float
+    confusable_margin: float | None = None
     token_bonus: float = WhisperSettings.token_bonus
     """Per token; the recording was made with the default, the difference is applied."""
     seconds_per_syllable: float | None = None
@@ -151,7 +152,7 @@ def replay(recording: dict[str, Any], rule: Rule,
                                             pooled, within=min(within, RECORDED_WITHIN)))
             choice = choose(windows, table)
             longest = rule.seconds_per_syllable
-            if choice.is_sure(rule.margin, rule.slot_margin) \
+            if choice.is_sure(rule.margin, rule.slot_margin, rule.confusable_margin) \
                     and choice.deficit_per_token <= rule.deficit \
                     and (longest is None or final["speech_seconds"]
                          <= WhisperSettings.most_seconds_alone
@@ -191,10 +192,11 @@ def replay(recording: dict[str, Any], rule: Rule,
 def grid(shift_sets: Sequence[tuple[int, ...]], margins: Sequence[float],
          slot_margins: Sequence[float | None], deficits: Sequence[float],
          token_bonuses: Sequence[float], durations: Sequence[float | None],
-         withins: Sequence[float], shifted_withins: Sequence[float]) -> list[Rule]:
+         withins: Sequence[float], shifted_withins: Sequence[float],
+         confusable_margins: Sequence[float | None] = (None,)) -> list[Rule]:
     return [Rule(*values) for values in
-            itertools.product(shift_sets, margins, slot_margins, deficits, token_bonuses,
-                              durations, withins, shifted_withins)
+            itertools.product(shift_sets, margins, slot_margins, deficits, confusable_margins,
+                              token_bonuses, durations, withins, shifted_withins)
             if values[2] is None or values[2] > values[1]]
 
 
@@ -217,6 +219,8 @@ def main() -> None:
     replayer.add_argument("--slot-margins", default="none,2.0,3.0,4.0")
     replayer.add_argument("--deficits", default="2.5")
     replayer.add_argument("--token-bonuses", default="1.0")
+    replayer.add_argument("--confusable-margins", default="none",
+                          help="least lead over a play with a confusable rank (none: off)")
     replayer.add_argument("--durations", default="none",
                           help="seconds per syllable of the duration check (none: off)")
     replayer.add_argument("--withins", default="8.0", help="pruning distances")
@@ -237,7 +241,8 @@ def main() -> None:
                  _numbers(args.slot_margins), [float(d) for d in args.deficits.split(",")],
                  [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations),
                  [float(w) for w in args.withins.split(",")],
-                 [float(w) for w in args.shifted_withins.split(",")])
+                 [float(w) for w in args.shifted_withins.split(",")],
+                 _numbers(args.confusable_margins))
     for recording in recordings:
         shifts = recording["shifts"]
         print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
@@ -247,6 +252,7 @@ def main() -> None:
             used = ",".join(f"{1000 * shifts[i]:.0f}" for i in rule.shifts)
             cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
             print(f"shifts {used:>8} margin {rule.margin:4.2f} slot {rule.slot_margin} "
+                  f"confusable {rule.confusable_margin} "
                   f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} duration "
                   f"{rule.seconds_per_syllable} within {rule.within}/{rule.shifted_within} "
                   f"| {cells}", flush=True)

@@ -16,6 +16,7 @@ from voicespit.speech.whisper_choice import (
     CommandTable,
     WindowScores,
     choose,
+    confusable_ranks,
     log_sum,
     one_slot_apart,
 )
@@ -76,3 +77,19 @@ def test_one_slot_apart_is_the_same_verb_with_one_slot_changed() -> None:
     assert not one_slot_apart(Command.play(4), Command(Verb.FLIP, stock=4))
     assert one_slot_apart(Command(Verb.FLIP, stock=4), Command(Verb.FLIP, stock=2))
     assert not one_slot_apart(Command.play(0, 0), None)
+
+
+def test_ace_heard_over_eight_needs_the_confusable_margin() -> None:
+    # eight on left 3 behind ace on left: a lead the plain margin takes, the ace/eight
+    # pair does not.
+    choice = choose([window([-1.0, -9, -4.0, -9, -9, -9, -9, -9])], TABLE)
+    assert choice.confusable_lead == choice.slot_lead == pytest.approx(3.0, abs=0.01)
+    assert choice.is_sure(1.5, None) and not choice.is_sure(1.5, None, 4.0)
+
+
+def test_only_ace_and_eight_are_confusable_ranks() -> None:
+    assert confusable_ranks(Command.play(0, 0), Command.play(7, 0))
+    assert confusable_ranks(Command.play(7), Command.play(0))
+    assert not confusable_ranks(Command.play(0, 0), Command.play(7, 1))
+    assert not confusable_ranks(Command.play(2, 0), Command.play(5, 0))
+    assert not confusable_ranks(Command(Verb.FLIP, stock=0), Command(Verb.FLIP, stock=7))

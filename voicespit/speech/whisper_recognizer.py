@@ -100,6 +100,11 @@ class WhisperSettings:
     up to a point ("new game" margin 1.35 at one offset, 0.92 at another); averaging
     two offsets steadies the margin (on the real-voice tuning split, with margin 1.5:
     wrong 0.022 to 0.015, wrong moves 0.014 to 0.008, quiet 0.944 to 0.958)."""
+    confusable_margin: float | None = 4.0
+    """Least lead over the same play with a rank Whisper confuses with it
+    (`whisper_choice.CONFUSABLE_RANKS`: ace and eight). On the tuning splits it cost
+    real voices 0.2 (quiet) and 0.8 (10 dB) points; 4 is the most a pruned rival can
+    trail by (the average of the two windows' pruning distances)."""
     slot_margin: float | None = None
     """Least lead over every command one slot away from the best (the same play with
     another rank: "ace" heard as "eight"); a wrong card played is worse than a "say
@@ -268,7 +273,8 @@ class WhisperRecognizer:
             gap = self._free_score(audio) - float(said - self._bonus[choice.form])
         speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
         longest = settings.most_seconds_per_syllable
-        accepted = choice.is_sure(settings.margin, settings.slot_margin) \
+        accepted = choice.is_sure(settings.margin, settings.slot_margin,
+                                  settings.confusable_margin) \
             and choice.deficit_per_token <= settings.deficit_per_token \
             and (settings.unconstrained_gap is None or gap <= settings.unconstrained_gap) \
             and (longest is None
