@@ -119,6 +119,10 @@ def choose(windows: Sequence[WindowScores], table: CommandTable) -> Choice:
     twin = next((pooled[group] for group in order[1:]
                  if confusable_ranks(best_command, table.commands[group])), -np.inf)
     confusable_lead = float(np.nan_to_num(pooled[order[0]] - twin, nan=0.0))
+    # Rounded: a rival pruned in every window trails by exactly the average pruning
+    # distance, which rounding error must not put on either side of a threshold.
+    lead, slot_lead, confusable_lead = (round(value, 6) for value in
+                                        (lead, slot_lead, confusable_lead))
     # The share among the commands scored in every window (a pruned one's probability
     # is negligible, and its bound would count hundreds of them as close).
     scored = np.mean([window.pooled for window in windows], axis=0)
