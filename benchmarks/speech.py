@@ -42,9 +42,10 @@ WHISPER = WhisperSettings()
 WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper": WHISPER,
     "whisper without rejection": dataclasses.replace(WHISPER, margin=0.0, deficit_per_token=1e9),
-    "whisper as before (one window, margin 1.25, pruning 8)": dataclasses.replace(
-        WHISPER, shifts=(0.0,), margin=1.25, prune_within=8.0),
-    "whisper, one window": dataclasses.replace(WHISPER, shifts=(0.0,)),
+    "whisper with two windows and margin 1.5": dataclasses.replace(
+        WHISPER, shifts=(0.0, 0.01), margin=1.5, prune_within=5.0),
+    "whisper with two windows, margin 1.5 and the ace/eight margin": dataclasses.replace(
+        WHISPER, shifts=(0.0, 0.01), margin=1.5, prune_within=5.0, confusable_margin=4.0),
     "whisper with the slot margin 2.0": dataclasses.replace(WHISPER, slot_margin=2.0),
     "whisper plus the unconstrained check": dataclasses.replace(WHISPER, unconstrained_gap=5.0),
     "whisper, bare words only": dataclasses.replace(WHISPER, written_forms=False),

@@ -28,14 +28,12 @@ from voicespit.speech.parser import command_in, parse
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="espeak-ng is needed to speak the commands")
 MATCH_SEEDS = {"spit": 7, "speed": 12}
-HEARD_RIGHT = {"whisper": 0.65, "pocketsphinx": 0.8}
+HEARD_RIGHT = {"whisper": 0.7, "pocketsphinx": 0.8}
 """The least share of commands heard right. Whisper hears this espeak-ng voice's "nine"
 as "five" and its "ace" as "eight" even transcribing freely on a 30 s window (its
-espeak-ng benchmark figure is 0.65 clean, real voices 0.93), and the player repeats
+espeak-ng benchmark figure is 0.68 clean, real voices 0.93), and the player repeats
 the card it cannot get heard; the invariant that matters is below: no card played
-that was not said. (The refusal margin of 1.5, chosen on real voices to halve their
-wrong moves, refuses more of this voice: the Spit match went from 0.70 or more to
-95 of 138 heard right.)"""
+that was not said."""
 
 
 @pytest.fixture(scope="module")
