@@ -37,9 +37,10 @@ from voicespit.audio.speaker import SPEECH_GAIN, LiveSpeaker
 from voicespit.audio.tts import Pyttsx3Renderer, Voice
 from voicespit.engine import Card, Rules, new_game
 from voicespit.engine.events import CardPlayed
-from voicespit.match_events import IntentRefused, Stamped
-from voicespit.narration import Announcement, Narrator, Priority, State
-from voicespit.simulation import game_rng
+from voicespit.match.events import IntentRefused, Stamped
+from voicespit.narration.announcement import Announcement, Priority
+from voicespit.narration.narrator import Narrator, State
+from voicespit.simulation.full_speed import game_rng
 
 RANKS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
          "queen", "king", "ace")

@@ -50,15 +50,15 @@ from benchmarks.room import (
     speech_spans,
 )
 from voicespit.config import PROJECT_ROOT
-from voicespit.speech.audio import read_wav
-from voicespit.speech.echo import EchoStage
-from voicespit.speech.far_end import PlaybackReference
-from voicespit.speech.gate import ListeningGate
-from voicespit.speech.grammar import sentences
-from voicespit.speech.listener import Listener, TalkHooks
-from voicespit.speech.parser import command_in, parse
+from voicespit.speech.language.grammar import sentences
+from voicespit.speech.language.parser import command_in, parse
+from voicespit.speech.listening.echo import EchoStage
+from voicespit.speech.listening.far_end import PlaybackReference
+from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.listener import Listener, TalkHooks
+from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import Recognition
-from voicespit.speech.select import make_recognizer
+from voicespit.speech.recognizers.select import make_recognizer
 
 DATA = PROJECT_ROOT.parent / "shared" / "data"
 VOICES = DATA / "real-voices" / "fsdd-dev"
@@ -128,7 +128,7 @@ class Job:
     seconds: float | None
     commands: list[Utterance] = field(default_factory=list)
     mask_echo: bool = True
-    """Let the recognizer hear only the player while the game plays (`speech/echo_mask.py`)."""
+    """Let the recognizer hear only the player while the game plays (`speech/listening/echo_mask.py`)."""
 
 
 @dataclass
@@ -154,7 +154,7 @@ class Outcome:
 
 def make_canceller(kind: str) -> Any:
     if kind == "webrtc":
-        from voicespit.speech.echo import open_canceller
+        from voicespit.speech.listening.echo import open_canceller
 
         return open_canceller()
     from benchmarks import echo_candidates

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from voicespit.speech.echo import CancellerError, WebRtcCanceller
+from voicespit.speech.listening.echo import CancellerError, WebRtcCanceller
 from voicespit.speech.recognizer import SAMPLE_RATE
 
 Int16 = npt.NDArray[np.int16]

@@ -29,11 +29,11 @@ from collections.abc import Callable
 import numpy as np
 
 from benchmarks.speech import CORPUS
-from voicespit.speech.audio import read_wav
-from voicespit.speech.endpoint import EndpointSettings, FrameEvent
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
+from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.listening.voiced_endpoint import VoicedEndpointer
+from voicespit.speech.recognizers.transcription import percentile, read_corpus
 from voicespit.speech.signal import FRAME, to_samples
-from voicespit.speech.transcription import percentile, read_corpus
-from voicespit.speech.voiced_endpoint import VoicedEndpointer
 
 RATE = 16_000
 PAUSE = 0.08

@@ -13,7 +13,7 @@ import argparse
 import statistics
 
 from voicespit.engine import Rules
-from voicespit.simulation import simulate
+from voicespit.simulation.full_speed import simulate
 
 CONFIGURATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("spit", ()),

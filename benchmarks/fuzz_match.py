@@ -40,10 +40,10 @@ from voicespit.engine.invariants import (
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import IllegalActionError, Phase
-from voicespit.intents import ActionIntent
-from voicespit.match import Match, MatchSettings
-from voicespit.match_events import IntentRefused, Stamped
-from voicespit.refusals import TOO_LATE
+from voicespit.match.events import IntentRefused, Stamped
+from voicespit.match.intents import ActionIntent
+from voicespit.match.referee import Match, MatchSettings
+from voicespit.match.refusals import TOO_LATE
 
 State = SpitState | SpeedState
 PLAYER_KINDS = ("random", "adversarial")

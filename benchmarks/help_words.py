@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from benchmarks.make_corpus import build
-from voicespit.speech.commands import Verb
+from voicespit.speech.language.commands import Verb
 
 CANDIDATES = (("more", "stop"), ("tell me more", "stop help"), ("next", "that's enough"),
               ("more", "enough"), ("more", "stop talking"), ("more", "that's all"),
@@ -34,8 +34,8 @@ NEIGHBOURS = ("spit", "slap left", "score please", "more detail", "no", "four on
 
 
 def measure(pair: tuple[str, str], split: str, out: Path) -> dict[str, object]:
-    import voicespit.speech.grammar as grammar
-    import voicespit.speech.parser as parser
+    import voicespit.speech.language.grammar as grammar
+    import voicespit.speech.language.parser as parser
 
     replaced = tuple(
         dataclasses.replace(phrasing, pattern=pair[0]) if phrasing.verb is Verb.MORE
@@ -44,8 +44,8 @@ def measure(pair: tuple[str, str], split: str, out: Path) -> dict[str, object]:
     for module in (grammar, parser):  # the parser keeps its own name for the table
         vars(module)["PHRASINGS"] = replaced
 
-    from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
-    from voicespit.speech.transcription import read_corpus, summarize, transcribe_all
+    from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
+    from voicespit.speech.recognizers.transcription import read_corpus, summarize, transcribe_all
 
     directory = out / "-".join(word.replace(" ", "_").replace("'", "") for word in pair)
     build(directory, split, commands=(*pair, *NEIGHBOURS))

@@ -37,9 +37,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from voicespit.speech.commands import Verb
-from voicespit.speech.grammar import PHRASINGS, expand
-from voicespit.speech.parser import parse
+from voicespit.speech.language.commands import Verb
+from voicespit.speech.language.grammar import PHRASINGS, expand
+from voicespit.speech.language.parser import parse
 
 SAMPLE_RATE = 16_000
 LEAD_SECONDS = 0.5
@@ -165,12 +165,12 @@ def with_noise(speech: npt.NDArray[np.int16], snr_db: float | None,
     return np.clip(np.round(signal), -32768, 32767).astype(np.int16)
 
 
-def write_wav(path: Path, samples: npt.NDArray[np.int16]) -> None:
+def write_wav(path: Path, samples: npt.NDArray[np.int16], rate: int = SAMPLE_RATE) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with wave.open(str(path), "wb") as wav:
         wav.setnchannels(1)
         wav.setsampwidth(2)
-        wav.setframerate(SAMPLE_RATE)
+        wav.setframerate(rate)
         wav.writeframes(samples.astype("<i2").tobytes())
 
 

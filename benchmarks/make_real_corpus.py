@@ -10,7 +10,10 @@ twice: quiet, and mixed with a real background recording (exercise bike,
 running tap, white noise; ../shared/data/real-noise) at 10 dB SNR. Two splits:
 `fsdd-tuning` (takes 5-49, everything is chosen on it) and `fsdd-test`
 (takes 0-4, the dataset's own test split, only ever reported). Deterministic:
-the noise file and its offset come from a seed per file.
+the noise file and its offset come from a seed per file. A third, `fsdd-test-8k`, is
+`fsdd-test` as an 8 kHz device would record it (the same mixes, brought down by
+soxr's very-high quality), so the game's own resampling is in the path: what its
+conversion to 16 kHz costs a recognizer is the difference between the two rows.
 
 The layout is `benchmarks.make_corpus`'s (manifest.tsv, timings.tsv), so
 `voicespit recognize --corpus` and `benchmarks.speech` read it as they read
@@ -45,6 +48,8 @@ DIGIT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
 """The digits that are card ranks (zero and one are not; ten is not in the dataset)."""
 SNR_DB = 10.0
 SPLITS = {"fsdd-tuning": range(5, 50), "fsdd-test": range(5)}
+OWN_RATE_SPLITS = {"fsdd-test-8k": ("fsdd-test", 8_000)}
+"""Splits written at a recording device's rate: (the split they copy, the rate)."""
 
 
 def read_clip(path: Path) -> tuple[npt.NDArray[np.float64], int]:
@@ -58,6 +63,15 @@ def upsample(samples: npt.NDArray[np.float64], rate: int) -> npt.NDArray[np.floa
     import soxr
 
     return np.asarray(soxr.resample(samples, rate, SAMPLE_RATE, quality="HQ"), dtype=np.float64)
+
+
+def at_rate(samples: npt.NDArray[np.int16], rate: int) -> npt.NDArray[np.int16]:
+    """A 16 kHz mix as a device recording at `rate` would have it."""
+    if rate == SAMPLE_RATE:
+        return samples
+    import soxr
+
+    return np.asarray(soxr.resample(samples, SAMPLE_RATE, rate, quality="VHQ"), dtype=np.int16)
 
 
 def mixed(speech: npt.NDArray[np.float64], noise: npt.NDArray[np.float64] | None,
@@ -75,8 +89,10 @@ def mixed(speech: npt.NDArray[np.float64], noise: npt.NDArray[np.float64] | None
     return np.clip(np.round(signal), -32768, 32767).astype(np.int16)
 
 
-def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None = None) -> Path:
-    """Write one split under `out/split`; returns the manifest's path."""
+def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None = None,
+          rate: int = SAMPLE_RATE, like: str | None = None) -> Path:
+    """Write one split under `out/split` at `rate`, its mixes those of split `like` (by
+    default its own); returns the manifest's path."""
     noises = [read_clip(path)[0] for path in sorted(NOISES.glob("*.wav"))]
     directory = out / split
     if directory.exists():
@@ -93,10 +109,10 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
         speech = upsample(samples, rate)
         end = LEAD_SECONDS + speech_end(speech.astype(np.int16))
         for condition in ("quiet", "noise10"):
-            seed = zlib.crc32(f"{split}:{condition}:{path.name}".encode())
+            seed = zlib.crc32(f"{like or split}:{condition}:{path.name}".encode())
             noise = None if condition == "quiet" else noises[seed % len(noises)]
             relative = f"{condition}/{speaker}/{path.name}"
-            write_wav(directory / relative, mixed(speech, noise, seed))
+            write_wav(directory / relative, at_rate(mixed(speech, noise, seed), rate), rate)
             manifest.append(f"{relative}\t{DIGIT_WORDS[int(digit)]}\tcommand")
             timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
     return write_tables(directory, manifest, timings)
@@ -106,8 +122,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "corpus")
     args = parser.parse_args()
-    for split, takes in SPLITS.items():
-        manifest = build(args.out, split, takes)
+    builds = [(split, takes, SAMPLE_RATE, split) for split, takes in SPLITS.items()]
+    builds += [(split, SPLITS[like], rate, like) for split, (like, rate) in OWN_RATE_SPLITS.items()]
+    for split, takes, rate, like in builds:
+        manifest = build(args.out, split, takes, rate=rate, like=like)
         print(f"{split}: {len(manifest.read_text().splitlines()) - 1} files, manifest {manifest}")
 
 

@@ -22,13 +22,13 @@ from voicespit.engine import Rules, new_game
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.simulation import greedy_choice
-from voicespit.speech.commands import Command, Group, Verb
-from voicespit.speech.context import GrammarContext, context_for
-from voicespit.speech.grammar import sentences
-from voicespit.speech.parser import parse
-from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
-from voicespit.speech.transcription import FileResult, read_corpus, summarize, transcribe
+from voicespit.simulation.full_speed import greedy_choice
+from voicespit.speech.language.commands import Command, GrammarContext, Group, Verb
+from voicespit.speech.language.context import context_for
+from voicespit.speech.language.grammar import sentences
+from voicespit.speech.language.parser import parse
+from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.recognizers.transcription import FileResult, read_corpus, summarize, transcribe
 
 State = SpitState | SpeedState
 PHASES_FOR = {Verb.SPIT: (Phase.READY, Phase.STALEMATE), Verb.READY: (Phase.READY,),

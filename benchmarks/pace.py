@@ -48,7 +48,7 @@ from voicespit.opponent import (
     random_choice,
     sensible_choice,
 )
-from voicespit.realtime_simulation import RealtimeResult, pace_at_card, simulate_realtime
+from voicespit.simulation.realtime import RealtimeResult, pace_at_card, simulate_realtime
 
 SPIT = Rules.for_game("spit")
 

@@ -38,11 +38,11 @@ from voicespit.audio.output import Mixer, Playing
 from voicespit.audio.timeline import Placed, Timeline
 from voicespit.clock import FakeClock
 from voicespit.engine import Rules
-from voicespit.speech.audio import AudioBlock
-from voicespit.speech.far_end import PlaybackReference
-from voicespit.speech.gate import ListeningGate
+from voicespit.resampling import Resampler
+from voicespit.speech.listening.far_end import PlaybackReference
+from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.sources import AudioBlock
 from voicespit.speech.recognizer import SAMPLE_RATE
-from voicespit.speech.resample import Resampler
 
 Floats = npt.NDArray[np.float64]
 
@@ -276,8 +276,8 @@ class RoomSource:
             far.mixer.add_tap(tap)
         self._rooms = None if stream.responses is None else [
             PartitionedConvolver(h, OUTPUT_BLOCK) for h in stream.responses]
-        self._converter = Resampler(far.rate, SAMPLE_RATE, taps_per_phase=48)
-        self._skip = round(self._converter.delay_seconds * SAMPLE_RATE)
+        # Another quality than the reference's: a microphone's converter is not the game's.
+        self._converter = Resampler(far.rate, SAMPLE_RATE, quality="VHQ")
         self._echo = np.zeros(0)
         self._echo_base = 0
         """Stream sample index of _echo[0] (what the listener has taken is let go)."""
@@ -296,9 +296,9 @@ class RoomSource:
                 + float(self.rng.uniform(0, INPUT_JITTER))
             stream.clock.advance_to(max(arrival, stream.clock.now()))
             while far.frontier < arrival + OUTPUT_LATENCY \
-                    or self._echo_base + len(self._echo) < last + self._skip:
+                    or self._echo_base + len(self._echo) < last:
                 self._play_into_room(*far.render())
-            lo = first + self._skip - self._echo_base
+            lo = first - self._echo_base
             pcm = self._echo[lo:lo + MIC_BLOCK] + stream.near[first:last]
             self._echo = self._echo[lo + MIC_BLOCK:]
             self._echo_base += lo + MIC_BLOCK

@@ -31,11 +31,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from voicespit.speech.endpoint import EndpointSettings
-from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer, PocketSphinxSettings
+from voicespit.speech.listening.endpoint import EndpointSettings
 from voicespit.speech.recognizer import Recognizer
-from voicespit.speech.transcription import FileResult, read_corpus, summarize, transcribe_all
-from voicespit.speech.whisper_recognizer import WhisperSettings
+from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer, PocketSphinxSettings
+from voicespit.speech.recognizers.transcription import FileResult, read_corpus, summarize, transcribe_all
+from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
 
 FINAL = PocketSphinxSettings()
 WHISPER = WhisperSettings()
@@ -88,16 +88,16 @@ CORPUS = Path(__file__).parent / "corpus"
 def make(name: str, overrides: dict[str, Any] | None) -> Recognizer:
     """The recognizer a configuration names ("pocketsphinx" is the final PocketSphinx)."""
     if name == "vosk":
-        from voicespit.speech.grammar import vosk_phrases
-        from voicespit.speech.models import default_models_dir, find_english_model
-        from voicespit.speech.vosk_recognizer import VoskRecognizer
+        from voicespit.speech.language.grammar import vosk_phrases
+        from voicespit.speech.recognizers.models import default_models_dir, find_english_model
+        from voicespit.speech.recognizers.vosk_recognizer import VoskRecognizer
 
         model = find_english_model(default_models_dir())
         assert model is not None
         return VoskRecognizer(model, vosk_phrases())
     if name in WHISPER_CONFIGS:
-        from voicespit.speech.whisper_model import WhisperModel
-        from voicespit.speech.whisper_recognizer import WhisperRecognizer
+        from voicespit.speech.recognizers.whisper_model import WhisperModel
+        from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer
 
         whisper = dataclasses.replace(WHISPER_CONFIGS[name], **(overrides or {}))
         return WhisperRecognizer(WhisperModel.load(), settings=whisper)
@@ -223,7 +223,7 @@ def main() -> None:
 
 
 def _has_vosk() -> bool:
-    from voicespit.speech.models import default_models_dir, find_english_model
+    from voicespit.speech.recognizers.models import default_models_dir, find_english_model
 
     return find_english_model(default_models_dir()) is not None
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from voicespit.clock import FakeClock
 from voicespit.engine import Rules, new_game
 from voicespit.engine.events import RoundOver, ScoresChanged
-from voicespit.match import Match
-from voicespit.match_events import Stamped
+from voicespit.match.events import Stamped
+from voicespit.match.referee import Match
 from voicespit.opponent import AdaptivePace, HumanModel, Opponent, SimulatedHuman
-from voicespit.simulation import game_rng, greedy_choice
+from voicespit.simulation.full_speed import game_rng, greedy_choice
 
 HUMAN_PACES = (1.0, 2.5, 6.0)
 

@@ -26,9 +26,9 @@ from voicespit.engine import Rules
 from voicespit.engine.actions import Action
 from voicespit.engine.invariants import check_cards, every_action
 from voicespit.engine.state import IllegalActionError
-from voicespit.intents import ActionIntent, Control, ControlIntent, Intent, State
-from voicespit.match import Match, MatchSettings
-from voicespit.match_events import Stamped
+from voicespit.match.events import Stamped
+from voicespit.match.intents import ActionIntent, Control, ControlIntent, Intent, State
+from voicespit.match.referee import Match, MatchSettings
 from voicespit.opponent import FixedPace, Opponent
 
 SETTINGS = MatchSettings(auto_start=True, countdown_from=0, slap_window_seconds=0.02)

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from tests.vosk_support import KOREAN_MODEL_SOURCE, KOREAN_PHRASES, SILENCE, korean_speech
-from voicespit.speech.vosk_recognizer import VoskModel, VoskRecognizer
+from voicespit.speech.recognizers.vosk_recognizer import VoskModel, VoskRecognizer
 
 RATES = (130, 175, 220)
 BLOCK = 3_200

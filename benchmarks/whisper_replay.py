@@ -30,11 +30,11 @@ from typing import Any
 import numpy as np
 
 from benchmarks.speech import CORPUS
-from voicespit.speech.parser import command_in, parse
+from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import Recognition
-from voicespit.speech.transcription import read_corpus, transcribe
-from voicespit.speech.whisper_choice import CommandTable, WindowScores, choose
-from voicespit.speech.whisper_recognizer import (
+from voicespit.speech.recognizers.transcription import read_corpus, transcribe
+from voicespit.speech.recognizers.whisper_choice import CommandTable, WindowScores, choose
+from voicespit.speech.recognizers.whisper_recognizer import (
     Scored,
     WhisperRecognizer,
     WhisperSettings,
@@ -63,7 +63,7 @@ class _Recording(WhisperRecognizer):
 def record(split: str, shifts: tuple[float, ...], out: Path, every: int) -> None:
     """Writes a header, then one pickle per file as it is done (a partial recording
     replays too)."""
-    from voicespit.speech.whisper_model import WhisperModel
+    from voicespit.speech.recognizers.whisper_model import WhisperModel
 
     # Wide pruning, so that replays can narrow it (`Rule.within`).
     settings = dataclasses.replace(WhisperSettings(), margin=0.0, deficit_per_token=1e9,
@@ -115,8 +115,8 @@ class Rule:
 
 def form_lengths(recording: dict[str, Any]) -> np.ndarray:
     """Tokens (with the end of text) of every written form the recording scored."""
-    from voicespit.speech.whisper_model import shipped_model_dir, written_forms
-    from voicespit.speech.whisper_tokens import Tokenizer
+    from voicespit.speech.recognizers.whisper_model import shipped_model_dir, written_forms
+    from voicespit.speech.recognizers.whisper_tokens import Tokenizer
 
     if "lengths" not in recording:
         folder = shipped_model_dir()

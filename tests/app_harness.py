@@ -24,11 +24,12 @@ from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES
 from voicespit.engine.cards import RANK_NAMES, Card
 from voicespit.engine.speed import SpeedState
-from voicespit.intents import State
-from voicespit.match_settings import MatchSettings
-from voicespit.narration import Narrator, Verbosity
+from voicespit.match.intents import State
+from voicespit.match.settings import MatchSettings
+from voicespit.narration.announcement import Verbosity
+from voicespit.narration.narrator import Narrator
 from voicespit.profile import Profile
-from voicespit.speech.help import overview
+from voicespit.speech.language.help import overview
 
 
 class Harness:

@@ -11,7 +11,7 @@ import pytest
 from benchmarks.make_corpus import build
 
 if TYPE_CHECKING:
-    from voicespit.speech.whisper_model import WhisperModel
+    from voicespit.speech.recognizers.whisper_model import WhisperModel
 
 SPOKEN_COMMANDS = ("seven on left", "play queen on right", "ten right", "turn over two",
                    "move four to one", "slap right", "spit", "my cards", "new game")
@@ -32,7 +32,7 @@ def spoken_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def whisper_model() -> WhisperModel:
     """The shipped Whisper tiny.en, loaded once for the whole session (about a second)."""
-    from voicespit.speech.whisper_model import WhisperModel
+    from voicespit.speech.recognizers.whisper_model import WhisperModel
 
     return WhisperModel.load()
 

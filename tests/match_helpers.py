@@ -11,9 +11,9 @@ from voicespit.clock import FakeClock
 from voicespit.engine import Rules
 from voicespit.engine.actions import Action
 from voicespit.engine.state import Phase
-from voicespit.intents import ActionIntent, State
-from voicespit.match import Match, MatchSettings
-from voicespit.match_events import Stamped
+from voicespit.match.events import Stamped
+from voicespit.match.intents import ActionIntent, State
+from voicespit.match.referee import Match, MatchSettings
 from voicespit.opponent.strategy import sensible_choice
 
 T = TypeVar("T")

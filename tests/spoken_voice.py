@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
-from voicespit.speech.audio import read_wav
+from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 
 BLOCK = 2 * SAMPLE_RATE // 10

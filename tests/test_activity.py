@@ -7,7 +7,7 @@ import numpy.typing as npt
 import pytest
 
 from tests.vosk_support import korean_speech
-from voicespit.speech.activity import VoiceActivity
+from voicespit.speech.listening.activity import VoiceActivity
 
 RATE = 16_000
 

@@ -7,7 +7,7 @@ import pytest
 from voicespit.engine import Rules
 from voicespit.opponent import HumanModel
 from voicespit.opponent.adaptive import AdaptivePace
-from voicespit.realtime_simulation import pace_at_card
+from voicespit.simulation.realtime import pace_at_card
 
 
 def test_it_starts_at_its_initial_pace_and_then_follows_the_human() -> None:

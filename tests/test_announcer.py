@@ -14,9 +14,10 @@ from voicespit.clock import FakeClock
 from voicespit.engine import Rules, SpeedState, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.events import CardDrawn, CardPlayed, Event
-from voicespit.match_events import MatchEvent, Stamped
-from voicespit.narration import Narrator, Verbosity
-from voicespit.simulation import greedy_choice
+from voicespit.match.events import MatchEvent, Stamped
+from voicespit.narration.announcement import Verbosity
+from voicespit.narration.narrator import Narrator
+from voicespit.simulation.full_speed import greedy_choice
 
 
 def stamp(events: Sequence[Event | MatchEvent], start: int) -> list[Stamped]:

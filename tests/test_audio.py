@@ -1,4 +1,5 @@
-"""Audio sources (voicespit/speech/audio.py): WAV files of any PCM kind, paced or not, and text."""
+"""Audio sources (voicespit/speech/listening/sources.py): WAV files of any PCM kind,
+paced or not, and text."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from voicespit.clock import FakeClock
 from voicespit.errors import VoiceSpitError
-from voicespit.speech.audio import AudioInputError, TypedTextSource, WavSource, read_wav
+from voicespit.speech.listening.sources import AudioInputError, TypedTextSource, WavSource, read_wav
 
 RATE = 16_000
 

@@ -15,13 +15,13 @@ import pytest
 from benchmarks.make_corpus import speak, trim
 from benchmarks.room import impulse_response, levelled
 from tests.conftest import REAL_VOICES
-from voicespit.speech.audio import AudioBlock, read_wav
-from voicespit.speech.barge_in import TalkDetector
-from voicespit.speech.echo import EchoStage, open_canceller
-from voicespit.speech.echo_mask import EchoMask
-from voicespit.speech.far_end import PlaybackReference
+from voicespit.speech.listening.barge_in import TalkDetector
+from voicespit.speech.listening.echo import EchoStage, open_canceller
+from voicespit.speech.listening.echo_mask import EchoMask
+from voicespit.speech.listening.far_end import PlaybackReference
+from voicespit.speech.listening.room_tone import RoomTone
+from voicespit.speech.listening.sources import AudioBlock, read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE
-from voicespit.speech.room_tone import RoomTone
 
 BLOCK = 480
 

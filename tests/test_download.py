@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.local_http import Reply, serving
-from voicespit.speech.download import (
+from voicespit.speech.recognizers.download import (
     DownloadError,
     ProgressBar,
     download,
@@ -38,25 +38,43 @@ def test_a_cut_connection_is_an_error_not_a_short_file(tmp_path: Path) -> None:
         download(f"{base}/f.zip", tmp_path / "f.zip")
 
 
-def test_on_a_terminal_the_bar_redraws_one_line_and_ends_it() -> None:
+def test_on_a_terminal_the_bar_redraws_one_line_and_ends_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERM", "xterm")
     screen = Terminal()
     bar = ProgressBar("downloading model.zip", screen)
     for done in range(0, 40_000_001, 4_000_000):
         bar(done, 40_000_000)
     bar.finish()
     text = screen.getvalue()
-    assert text.count("\n") == 1 and text.endswith("100% 40.0 of 40.0 MB\n")
-    assert text.startswith("\rdownloading model.zip: [")
+    assert text.count("\n") == 1 and text.endswith("\n") and "\r" in text
+    last = text.rstrip("\n").split("\r")[-1]
+    assert last.startswith("downloading model.zip: 100%") and "40.0M/40.0M" in last
 
 
-def test_in_a_log_or_screen_reader_the_bar_is_a_line_every_ten_percent() -> None:
+def test_in_a_log_the_bar_is_a_line_in_words_every_ten_percent() -> None:
     log = io.StringIO()
     bar = ProgressBar("downloading", log)
     for done in range(0, 1_000_001, 1_000):
         bar(done, 1_000_000)
+    bar.finish()
     lines = log.getvalue().splitlines()
     assert len(lines) == 11
-    assert lines[0].endswith("0% 0.0 of 1.0 MB") and lines[-1].endswith("100% 1.0 of 1.0 MB")
+    assert lines[0] == "downloading: 0 %, 0.0 of 1.0 MB"
+    assert lines[-1] == "downloading: 100 %, 1.0 of 1.0 MB"
+
+
+@pytest.mark.parametrize("term, plain", [("dumb", False), ("xterm", True)])
+def test_a_terminal_read_aloud_gets_the_plain_lines_too(
+        monkeypatch: pytest.MonkeyPatch, term: str, plain: bool) -> None:
+    """A screen reader would read a redrawn bar again at every redraw."""
+    monkeypatch.setenv("TERM", term)
+    screen = Terminal()
+    bar = ProgressBar("downloading", screen, plain=plain)
+    for done in range(0, 1_000_001, 50_000):
+        bar(done, 1_000_000)
+    bar.finish()
+    assert "\r" not in screen.getvalue() and len(screen.getvalue().splitlines()) == 11
 
 
 def test_without_a_size_the_bar_counts_megabytes() -> None:

@@ -17,7 +17,7 @@ from voicespit.audio.earcons import (
     synthesize,
 )
 from voicespit.engine.cards import RANK_NAMES
-from voicespit.narration import Cue
+from voicespit.narration.announcement import Cue
 
 ORDER_OF_RANKS = [RANK_NAMES.index(name) for name in (
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

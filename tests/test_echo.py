@@ -15,9 +15,9 @@ import numpy as np
 
 from benchmarks.make_corpus import speak, trim
 from benchmarks.room import impulse_response
-from voicespit.speech.audio import AudioBlock
-from voicespit.speech.echo import CancellerError, EchoStage, WebRtcCanceller, open_canceller
-from voicespit.speech.far_end import PlaybackReference
+from voicespit.speech.listening.echo import CancellerError, EchoStage, WebRtcCanceller, open_canceller
+from voicespit.speech.listening.far_end import PlaybackReference
+from voicespit.speech.listening.sources import AudioBlock
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.signal import FRAME
 
@@ -71,7 +71,7 @@ def test_a_block_that_is_not_whole_frames_leaves_its_remainder_for_the_next() ->
 
 def test_without_the_library_the_canceller_says_so_in_plain_words() -> None:
     program = ("import sys; sys.modules['pywebrtc_audio'] = None\n"
-               "from voicespit.speech.echo import CancellerError, open_canceller\n"
+               "from voicespit.speech.listening.echo import CancellerError, open_canceller\n"
                "try:\n    open_canceller()\nexcept CancellerError as error:\n    print(error)\n")
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                             check=True)

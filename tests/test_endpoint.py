@@ -1,8 +1,8 @@
-"""The speech detector (voicespit/speech/endpoint.py): start, pause, end, and a changing room."""
+"""The speech detector (voicespit/speech/listening/endpoint.py): start, pause, end, and a changing room."""
 
 from __future__ import annotations
 
-from voicespit.speech.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 
 QUIET, LOUD = 40.0, 70.0
 

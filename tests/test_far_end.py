@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from voicespit.speech.far_end import PlaybackReference
+from voicespit.speech.listening.far_end import PlaybackReference
 
 RATE = 22_050
 

@@ -27,10 +27,10 @@ from voicespit.app.voice import VoiceInput
 from voicespit.clock import FakeClock
 from voicespit.engine.invariants import check_cards
 from voicespit.profile import Profile, ProfileStore
-from voicespit.speech.audio import AudioBlock
-from voicespit.speech.gate import ListeningGate
-from voicespit.speech.pocketsphinx_recognizer import HELPER_RESTARTED, PocketSphinxRecognizer
+from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.sources import AudioBlock
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
+from voicespit.speech.recognizers.pocketsphinx_recognizer import HELPER_RESTARTED, PocketSphinxRecognizer
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="espeak-ng is needed to speak the commands")

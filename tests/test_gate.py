@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from voicespit.speech.gate import GateModeError, ListeningGate
+from voicespit.speech.listening.gate import GateModeError, ListeningGate
 
 
 def test_by_default_the_game_does_not_hear_itself_while_speaking_nor_just_after() -> None:

@@ -13,10 +13,10 @@ from voicespit.app.reference import GLANCE_END, GLANCE_START
 from voicespit.app.session import TABLE_QUERIES
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
-from voicespit.narration import Narrator
-from voicespit.speech.commands import Group, Verb
-from voicespit.speech.grammar import phrase_for
-from voicespit.speech.parser import parse
+from voicespit.narration.narrator import Narrator
+from voicespit.speech.language.commands import Group, Verb
+from voicespit.speech.language.grammar import phrase_for
+from voicespit.speech.language.parser import parse
 
 
 def test_every_question_about_the_table_is_on_the_list_for_both_games() -> None:

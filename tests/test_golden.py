@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from voicespit.engine import Rules
-from voicespit.simulation import play_one
+from voicespit.simulation.full_speed import play_one
 
 GOLDEN = Path(__file__).parent / "golden"
 PLAYTHROUGHS = {

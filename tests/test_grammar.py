@@ -1,4 +1,4 @@
-"""The command grammar (voicespit/speech/grammar.py and context.py): one definition of it all."""
+"""The command grammar (voicespit/speech/language/grammar.py and context.py): one definition of it all."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from voicespit.engine import Rules, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.speech import grammar
-from voicespit.speech.commands import Group, Verb
-from voicespit.speech.context import GrammarContext, context_for
-from voicespit.speech.parser import parse
+from voicespit.speech.language import grammar
+from voicespit.speech.language.commands import GrammarContext, Group, Verb
+from voicespit.speech.language.context import context_for
+from voicespit.speech.language.parser import parse
 
 
 def test_every_verb_can_be_said_and_every_sentence_means_one_command() -> None:
@@ -41,7 +41,7 @@ def test_the_natural_words_are_in_the_language_and_mean_the_canonical_commands()
             ("yeah", "yes"), ("nope", "no"), ("i'm ready", "ready")):
         assert natural in grammar.sentences(), natural
         assert parse(natural) == parse(canonical)
-        assert str(parse(natural)) == canonical, "the canonical phrase stays the short one"
+        assert grammar.phrase_for(parse(natural)) == canonical, "the canonical phrase stays the short one"
 
 
 def test_the_words_the_grammar_left_out_still_parse_when_typed() -> None:

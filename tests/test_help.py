@@ -1,4 +1,4 @@
-"""Spoken help (voicespit/speech/help.py): short sentences, a few at a time, for the game played."""
+"""Spoken help (voicespit/speech/language/help.py): short sentences, a few at a time, for the game played."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from tests.app_harness import Harness
 from tests.spoken_voice import Voice
 from voicespit.app.keys import key_help
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
-from voicespit.speech import help as spoken_help
-from voicespit.speech.commands import Command, Group, Verb
-from voicespit.speech.grammar import PHRASINGS, sentences
-from voicespit.speech.help import MAX_WORDS, PAGE_SENTENCES, HelpPages, sentences_of
-from voicespit.speech.parser import parse
+from voicespit.speech.language import help as spoken_help
+from voicespit.speech.language.commands import Command, Group, Verb
+from voicespit.speech.language.grammar import PHRASINGS, sentences
+from voicespit.speech.language.help import MAX_WORDS, PAGE_SENTENCES, HelpPages, sentences_of
+from voicespit.speech.language.parser import parse
 
 GAMES = ("spit", "speed")
 
@@ -120,7 +120,7 @@ def test_in_a_spit_session_the_keys_are_said_in_short_sentences_too() -> None:
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
 def test_help_more_and_stop_are_understood_by_voice(tmp_path: Path) -> None:
-    from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+    from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
 
     recognizer = NarrowingRecognizer(PocketSphinxRecognizer())
     harness = Harness()

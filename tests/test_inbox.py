@@ -1,9 +1,9 @@
-"""The intent queue (voicespit/inbox.py): any thread puts, one clock thread handles, in order."""
+"""The intent queue (voicespit/match/inbox.py): any thread puts, one clock thread handles, in order."""
 
 import threading
 
 from voicespit.clock import FakeClock
-from voicespit.inbox import Inbox
+from voicespit.match.inbox import Inbox
 
 
 def test_items_from_many_threads_are_handled_one_at_a_time_in_arrival_order() -> None:

@@ -1,9 +1,9 @@
-"""Intents (voicespit/intents.py): what a player asks the match to do."""
+"""Intents (voicespit/match/intents.py): what a player asks the match to do."""
 
 import pytest
 
 from voicespit.engine.actions import SPIT, Action
-from voicespit.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.match.intents import ActionIntent, Control, ControlIntent, State
 
 
 def spit(state: State) -> Action:

@@ -18,12 +18,12 @@ import pytest
 from tests.vosk_support import KOREAN_PHRASES, SILENCE, korean_speech, loaded_korean_model
 from voicespit.clock import FakeClock
 from voicespit.errors import VoiceSpitError
-from voicespit.speech.audio import AudioBlock
-from voicespit.speech.gate import ListeningGate
-from voicespit.speech.listener import Listener, TalkHooks, VoiceStoppedError
-from voicespit.speech.microphone import MicrophoneError
+from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.listener import Listener, TalkHooks, VoiceStoppedError
+from voicespit.speech.listening.microphone import MicrophoneError
+from voicespit.speech.listening.sources import AudioBlock
 from voicespit.speech.recognizer import Recognition
-from voicespit.speech.vosk_recognizer import VoskRecognizer
+from voicespit.speech.recognizers.vosk_recognizer import VoskRecognizer
 
 BLOCK = 3_200
 

@@ -16,13 +16,13 @@ from voicespit.app.listening import NO_CANCELLER, choose_listening
 from voicespit.app.session import TALKED_OVER
 from voicespit.app.voice import VoiceInput, open_voice_input
 from voicespit.config import load_settings
-from voicespit.speech.audio import read_wav
-from voicespit.speech.echo import CancellerError, EchoCanceller, EchoStage, WebRtcCanceller
-from voicespit.speech.far_end import PlaybackReference
-from voicespit.speech.gate import ListeningGate
+from voicespit.speech.listening.echo import CancellerError, EchoCanceller, EchoStage, WebRtcCanceller
+from voicespit.speech.listening.far_end import PlaybackReference
+from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE
-from voicespit.speech.whisper_model import WhisperModel
-from voicespit.speech.whisper_recognizer import WhisperRecognizer
+from voicespit.speech.recognizers.whisper_model import WhisperModel
+from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer
 
 
 def no_canceller() -> EchoCanceller:

@@ -1,4 +1,4 @@
-"""The real-time referee (voicespit/match.py): one writer, ordered intents, the round flow."""
+"""The real-time referee (voicespit/match/referee.py): one writer, ordered intents, the round flow."""
 
 from __future__ import annotations
 
@@ -22,10 +22,7 @@ from voicespit.engine.events import (
 )
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import IllegalActionError, Phase
-from voicespit.hearing import Perception
-from voicespit.intents import ActionIntent, Control, ControlIntent, State
-from voicespit.match import MatchSettings, MatchStuckError
-from voicespit.match_events import (
+from voicespit.match.events import (
     IntentRefused,
     MatchQuit,
     Paused,
@@ -35,7 +32,10 @@ from voicespit.match_events import (
     SpitCountdown,
     Stamped,
 )
-from voicespit.refusals import is_beaten_to_a_pile
+from voicespit.match.hearing import Perception
+from voicespit.match.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.match.referee import MatchSettings, MatchStuckError
+from voicespit.match.refusals import is_beaten_to_a_pile
 
 
 def plays_onto(state: State, player: int, pile: int) -> list[Action]:

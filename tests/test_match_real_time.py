@@ -14,8 +14,8 @@ from voicespit.clock import RealClock
 from voicespit.engine import Rules
 from voicespit.engine.events import CardPlayed, GameOver
 from voicespit.engine.invariants import check_cards
-from voicespit.match import Match, MatchSettings
-from voicespit.match_events import Stamped
+from voicespit.match.events import Stamped
+from voicespit.match.referee import Match, MatchSettings
 from voicespit.opponent import FixedPace, HumanModel, Opponent, SimulatedHuman
 
 SHORT_GAME = ["scoring=points", "target_score=20"]

@@ -1,4 +1,4 @@
-"""The referee under load (voicespit/match.py): a smaller dose of benchmarks/stress.py.
+"""The referee under load (voicespit/match/referee.py): a smaller dose of benchmarks/stress.py.
 
 An instant opponent on the real clock's thread, thousands of random intents
 from another thread: no deadlock, no exception, no event lost or reordered,

@@ -19,12 +19,12 @@ import pytest
 
 from tests.alsa_file_microphone import alsa_config, run_with_alsa
 from tests.vosk_support import SILENCE, installed_korean_model, korean_speech
-from voicespit.speech.audio import AudioSource
-from voicespit.speech.microphone import MicrophoneSource, NoMicrophoneError, choose_input_settings
+from voicespit.speech.listening.microphone import MicrophoneSource, NoMicrophoneError, choose_input_settings
+from voicespit.speech.listening.sources import AudioSource
 
 RECORD = textwrap.dedent("""
     import json, sys, time
-    from voicespit.speech.microphone import MicrophoneSource
+    from voicespit.speech.listening.microphone import MicrophoneSource
     wanted, output, rate, backlog, pause = (int(sys.argv[1]), sys.argv[2], int(sys.argv[3]),
                                             float(sys.argv[4]), float(sys.argv[5]))
     source = MicrophoneSource(samplerate=rate or None, max_backlog=backlog)
@@ -94,7 +94,7 @@ def test_a_reader_that_falls_behind_loses_the_oldest_audio_not_the_newest(tmp_pa
 def test_with_no_sound_device_the_error_says_so_and_that_typing_takes_over(
         tmp_path: Path) -> None:
     probe = textwrap.dedent("""
-        from voicespit.speech.microphone import MicrophoneSource, NoMicrophoneError
+        from voicespit.speech.listening.microphone import MicrophoneSource, NoMicrophoneError
         try:
             MicrophoneSource().open()
         except NoMicrophoneError as error:
@@ -127,10 +127,10 @@ LIVE = textwrap.dedent("""
     import json, sys, threading
     from pathlib import Path
     from voicespit.clock import RealClock
-    from voicespit.speech.gate import ListeningGate
-    from voicespit.speech.listener import Listener
-    from voicespit.speech.microphone import MicrophoneSource
-    from voicespit.speech.vosk_recognizer import VoskRecognizer
+    from voicespit.speech.listening.gate import ListeningGate
+    from voicespit.speech.listening.listener import Listener
+    from voicespit.speech.listening.microphone import MicrophoneSource
+    from voicespit.speech.recognizers.vosk_recognizer import VoskRecognizer
     recognizer = VoskRecognizer(Path(sys.argv[1]), sys.argv[2].split(","))
     heard, done = [], threading.Event()
     def on_result(result):

@@ -23,7 +23,7 @@ from tests.vosk_support import (
     installed_korean_model,
     korean_model_zip,
 )
-from voicespit.speech.models import (
+from voicespit.speech.recognizers.models import (
     METADATA_FILE,
     CorruptModelError,
     ModelAlreadyInstalledError,

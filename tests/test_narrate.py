@@ -19,8 +19,8 @@ from voicespit.audio.timeline import Placed
 from voicespit.cli import main
 from voicespit.engine import Rules
 from voicespit.engine.events import GameOver, RoundOver, Stalemate
-from voicespit.match_events import SlapWindowOpened, SpitCountdown
-from voicespit.narration import Cue
+from voicespit.match.events import SlapWindowOpened, SpitCountdown
+from voicespit.narration.announcement import Cue
 
 
 @dataclass

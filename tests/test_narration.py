@@ -19,7 +19,7 @@ from voicespit.engine.events import (
     RoundOver,
     ScoresChanged,
 )
-from voicespit.match_events import (
+from voicespit.match.events import (
     IntentRefused,
     PaceChanged,
     PlayerReady,
@@ -27,8 +27,9 @@ from voicespit.match_events import (
     SpitCountdown,
     Stamped,
 )
-from voicespit.narration import Announcement, Cue, Narrator, Priority, Verbosity
-from voicespit.simulation import game_rng, greedy_choice
+from voicespit.narration.announcement import Announcement, Cue, Priority, Verbosity
+from voicespit.narration.narrator import Narrator
+from voicespit.simulation.full_speed import game_rng, greedy_choice
 
 NINE = Card.parse("nine of hearts")
 JACK = Card.parse("jack of spades")

@@ -8,9 +8,7 @@ from tests.match_helpers import Table, new_table
 from voicespit.engine import actions as act
 from voicespit.engine.events import CardPlayed, CardSpat, GameOver, PileSlapped, RoundOver
 from voicespit.engine.state import Phase
-from voicespit.intents import Control, ControlIntent
-from voicespit.match import MatchSettings
-from voicespit.match_events import (
+from voicespit.match.events import (
     IntentRefused,
     PaceChanged,
     Paused,
@@ -18,6 +16,8 @@ from voicespit.match_events import (
     Resumed,
     Stamped,
 )
+from voicespit.match.intents import Control, ControlIntent
+from voicespit.match.referee import MatchSettings
 from voicespit.opponent import FixedPace, HumanModel, Opponent, SimulatedHuman
 
 

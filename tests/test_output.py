@@ -115,7 +115,7 @@ def test_the_audio_modules_load_without_pyttsx3_or_sounddevice() -> None:
         "import sys\n"
         "sys.modules['pyttsx3'] = None\n"
         "sys.modules['sounddevice'] = None\n"
-        "import voicespit.narration, voicespit.audio.earcons, voicespit.audio.output\n"
+        "import voicespit.narration.narrator, voicespit.audio.earcons, voicespit.audio.output\n"
         "import voicespit.audio.speaker, voicespit.audio.timeline, voicespit.audio.announcer\n"
         "import voicespit.audio.narrate, voicespit.cli.narrate\n"
         "from voicespit.audio.output import Mixer, open_output\n"

@@ -1,4 +1,4 @@
-"""The parser (voicespit/speech/parser.py): words to commands, commands to legal moves."""
+"""The parser (voicespit/speech/language/parser.py): words to commands, commands to legal moves."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
 from voicespit.errors import VoiceSpitError
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.grammar import sample_phrases
-from voicespit.speech.parser import (
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.grammar import phrase_for, sample_phrases
+from voicespit.speech.language.parser import (
     AmbiguousCommandError,
     IllegalCommandError,
     InvalidCommandError,
@@ -54,7 +54,7 @@ def test_every_sentence_of_the_grammar_parses_to_its_own_command() -> None:
 
 def test_a_command_prints_as_a_phrase_that_parses_back_to_it() -> None:
     for _, command in sample_phrases():
-        assert parse(str(command)) == command
+        assert parse(phrase_for(command)) == command
         assert eval(repr(command)) == command
 
 

@@ -21,9 +21,9 @@ from tests.spoken_voice import Voice
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
 from voicespit.engine.cards import RANK_NAMES
 from voicespit.engine.events import CardPlayed
-from voicespit.match_events import Stamped
-from voicespit.speech.commands import Verb
-from voicespit.speech.parser import command_in, parse
+from voicespit.match.events import Stamped
+from voicespit.speech.language.commands import Verb
+from voicespit.speech.language.parser import command_in, parse
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="espeak-ng is needed to speak the commands")
@@ -45,12 +45,12 @@ def spoken(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module", params=["whisper", "pocketsphinx"])
 def recognizer(request: pytest.FixtureRequest) -> NarrowingRecognizer:
     if request.param == "whisper":
-        from voicespit.speech.whisper_model import WhisperModel
-        from voicespit.speech.whisper_recognizer import WhisperRecognizer
+        from voicespit.speech.recognizers.whisper_model import WhisperModel
+        from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer
 
         whisper_model: WhisperModel = request.getfixturevalue("whisper_model")
         return NarrowingRecognizer(WhisperRecognizer(whisper_model))
-    from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+    from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
 
     return NarrowingRecognizer(PocketSphinxRecognizer())
 

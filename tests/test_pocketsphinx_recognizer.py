@@ -1,4 +1,5 @@
-"""The PocketSphinx recognizer (voicespit/speech/pocketsphinx_recognizer.py), on real espeak speech.
+"""The PocketSphinx recognizer (voicespit/speech/recognizers/pocketsphinx_recognizer.py),
+on real espeak speech.
 
 Everything here runs the real decoder on audio synthesized with espeak-ng at test
 time (see conftest.py); decoding is deterministic, so each expectation is exact.
@@ -13,12 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voicespit.speech.audio import read_wav
-from voicespit.speech.grammar import sentences
-from voicespit.speech.parser import parse
-from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.language.grammar import phrase_for, sentences
+from voicespit.speech.language.parser import parse
+from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
-from voicespit.speech.transcription import read_corpus, summarize, transcribe
+from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.recognizers.transcription import read_corpus, summarize, transcribe
 
 BLOCK = 2 * 480  # 30 ms of 16-bit samples
 
@@ -145,8 +146,8 @@ def test_every_word_of_the_grammar_has_a_pronunciation() -> None:
 
 def test_the_parser_and_grammar_load_without_any_speech_engine() -> None:
     code = ("import sys\n"
-            "import voicespit.speech.parser, voicespit.speech.grammar, voicespit.engine\n"
-            "import voicespit.speech.select, voicespit.speech.transcription\n"
+            "import voicespit.speech.language.parser, voicespit.speech.language.grammar, voicespit.engine\n"
+            "import voicespit.speech.recognizers.select, voicespit.speech.recognizers.transcription\n"
             "loaded = {'pocketsphinx', 'vosk', 'sounddevice'} & set(sys.modules)\n"
             "assert not loaded, loaded\n")
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -156,4 +157,4 @@ def test_a_final_result_parses_to_the_command_it_names(
         spoken_corpus: Path, recognizer: PocketSphinxRecognizer) -> None:
     pcm, _ = read_wav(clean_file(spoken_corpus, "move four to one"))
     final = next(r for r in stream(recognizer, pcm) if r.is_final)
-    assert str(parse(final.text)) == "move four to one"
+    assert phrase_for(parse(final.text)) == "move four to one"

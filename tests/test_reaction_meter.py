@@ -1,4 +1,4 @@
-"""Seconds per card (voicespit/reaction_meter.py): from playable, as heard, to played."""
+"""Seconds per card (voicespit/match/reaction_meter.py): from playable, as heard, to played."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from tests.match_helpers import Table, new_table
 from voicespit.engine.actions import Play
 from voicespit.engine.state import Phase
-from voicespit.match import MatchSettings
-from voicespit.reaction_meter import ReactionMeter, playable_cards
+from voicespit.match.reaction_meter import ReactionMeter, playable_cards
+from voicespit.match.referee import MatchSettings
 
 
 def plays(table: Table, player: int) -> list[Play]:

@@ -1,4 +1,4 @@
-"""Simulated sessions on a fake clock (voicespit/realtime_simulation.py): the pace targets."""
+"""Simulated sessions on a fake clock (voicespit/simulation/realtime.py): the pace targets."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from voicespit.engine import Rules
 from voicespit.opponent import AdaptivePace, FixedPace, HumanModel
-from voicespit.realtime_simulation import simulate_realtime
+from voicespit.simulation.realtime import simulate_realtime
 
 SPIT = Rules.for_game("spit")
 RUN_DEPENDENT = {"seconds", "games_per_second", "actions_per_second"}

@@ -1,4 +1,4 @@
-"""Refusals (voicespit/refusals.py): "too late" told apart from a mistake, in one plain phrase."""
+"""Refusals (voicespit/match/refusals.py): "too late" told apart from a mistake, in one plain phrase."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from tests.match_helpers import new_table
 from tests.positions import spit_position
 from voicespit.engine.actions import LEFT, Play
 from voicespit.engine.state import IllegalActionError, Phase
-from voicespit.refusals import refusal_for_action
+from voicespit.match.refusals import refusal_for_action
 
 
 @pytest.mark.parametrize(("phase", "said"), [

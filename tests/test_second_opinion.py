@@ -1,4 +1,4 @@
-"""The second-opinion decode in a child process (voicespit/speech/second_opinion.py).
+"""The second-opinion decode in a child process (voicespit/speech/recognizers/second_opinion.py).
 
 The child is only a speed-up: these tests hold it to giving exactly the answers
 of an in-process decode, and the recognizer to giving the same results whether
@@ -13,12 +13,12 @@ import signal
 import time
 from pathlib import Path
 
-from voicespit.speech.audio import read_wav
-from voicespit.speech.grammar import sentences
-from voicespit.speech.pocketsphinx_engine import DecoderPair, PocketSphinxSettings
-from voicespit.speech.pocketsphinx_recognizer import HELPER_RESTARTED, PocketSphinxRecognizer
-from voicespit.speech.second_opinion import SecondOpinion
-from voicespit.speech.transcription import read_corpus, transcribe
+from voicespit.speech.language.grammar import sentences
+from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.recognizers.pocketsphinx_engine import DecoderPair, PocketSphinxSettings
+from voicespit.speech.recognizers.pocketsphinx_recognizer import HELPER_RESTARTED, PocketSphinxRecognizer
+from voicespit.speech.recognizers.second_opinion import SecondOpinion
+from voicespit.speech.recognizers.transcription import read_corpus, transcribe
 
 PATIENT = 60.0
 """How long these tests wait for an answer. The game gives up on the child after a

@@ -1,4 +1,4 @@
-"""Choosing a recognizer (voicespit/speech/select.py): what was asked, what was possible, and why.
+"""Choosing a recognizer (voicespit/speech/recognizers/select.py): what was asked, what was possible, and why.
 
 The build machines have no English Vosk model, so `auto` must go on to Whisper
 (tests/test_whisper_model.py), or to PocketSphinx when Whisper cannot start, and say
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from voicespit.speech.recognizer import RecognizerError
-from voicespit.speech.select import make_recognizer
+from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.recognizers.select import make_recognizer
 
-VOSK_ADAPTER = importlib.util.find_spec("voicespit.speech.vosk_recognizer") is not None
+VOSK_ADAPTER = importlib.util.find_spec("voicespit.speech.recognizers.vosk_recognizer") is not None
 
 
 def test_pocketsphinx_when_asked(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from voicespit.app.session import Mode
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES
 from voicespit.engine.spit import SpitState
-from voicespit.narration import Verbosity
+from voicespit.narration.announcement import Verbosity
 
 
 def started(harness: Harness) -> None:
@@ -321,7 +321,7 @@ def test_a_command_lost_while_the_game_was_talking_is_answered_never_silent() ->
 
 
 def test_say_again_after_the_player_cut_an_announcement_short_says_that_announcement() -> None:
-    from voicespit.narration import Announcement
+    from voicespit.narration.announcement import Announcement
 
     harness = Harness()
     started(harness)

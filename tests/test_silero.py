@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from tests.conftest import REAL_VOICES
-from voicespit.speech.audio import read_wav
-from voicespit.speech.endpoint import EndpointSettings, FrameEvent
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
+from voicespit.speech.listening.silero import SileroActivity
+from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.listening.voiced_endpoint import MODES, VoicedEndpointer
 from voicespit.speech.signal import FRAME, to_samples
-from voicespit.speech.silero import SileroActivity
-from voicespit.speech.voiced_endpoint import MODES, VoicedEndpointer
 
 
 def probabilities(activity: SileroActivity, samples: np.ndarray) -> list[float]:

@@ -9,9 +9,9 @@ import pytest
 
 from tests.match_helpers import new_table
 from voicespit.engine.state import Phase
-from voicespit.match_events import IntentRefused
+from voicespit.match.events import IntentRefused
+from voicespit.match.reaction_meter import ReactionMeter
 from voicespit.opponent import FixedPace, HumanModel, Opponent, SimulatedHuman
-from voicespit.reaction_meter import ReactionMeter
 
 
 def test_its_reactions_average_to_its_pace_misses_included() -> None:

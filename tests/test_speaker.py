@@ -20,7 +20,7 @@ from voicespit.audio.output import Mixer, PacedOutput
 from voicespit.audio.reports import HeardTracker, SpeechSettings
 from voicespit.audio.speaker import LiveSpeaker, RecordingSpeaker
 from voicespit.audio.tts import YOUR_VOICE, Pyttsx3Renderer
-from voicespit.narration import Announcement, Cue, Priority
+from voicespit.narration.announcement import Announcement, Cue, Priority
 
 LONG = "Round one. Your cards: queen, nine, seven, three, queen."
 BLOCK = 128

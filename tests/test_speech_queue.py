@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
-from voicespit.narration import Announcement, Priority
+from voicespit.narration.announcement import Announcement, Priority
 
 
 def said(text: str, topic: str, priority: Priority = Priority.NORMAL, *,

@@ -9,7 +9,7 @@ from voicespit.engine import Rules
 from voicespit.engine import actions as act
 from voicespit.engine.state import Phase
 from voicespit.opponent import FixedPace, HumanModel, random_choice, sensible_choice
-from voicespit.realtime_simulation import simulate_realtime
+from voicespit.simulation.realtime import simulate_realtime
 
 
 def test_at_the_end_of_a_round_it_slaps_the_smaller_pile() -> None:

@@ -13,10 +13,10 @@ from voicespit.engine import Card, Phase, Rules, SpeedState, SpitState, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.actions import LEFT, RIGHT
 from voicespit.engine.events import CardMoved
-from voicespit.match import Match
-from voicespit.match_settings import MatchSettings
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.parser import IllegalCommandError
+from voicespit.match.referee import Match
+from voicespit.match.settings import MatchSettings
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.parser import IllegalCommandError
 
 
 def spit_in_play(seed: int = 2) -> SpitState:

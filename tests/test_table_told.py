@@ -19,8 +19,8 @@ import pytest
 from tests.app_harness import Harness, WordPlayer
 from tests.table_checker import Belief, check_log, count_news
 from voicespit.cli.logs import FORMAT
-from voicespit.intents import State
-from voicespit.narration import Verbosity
+from voicespit.match.intents import State
+from voicespit.narration.announcement import Verbosity
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from voicespit.audio.reports import SpeechSettings
 from voicespit.audio.timeline import Timeline, TimelineSpeaker
 from voicespit.audio.tts import Pyttsx3Renderer
 from voicespit.clock import FakeClock
-from voicespit.narration import Announcement, Cue, Priority
+from voicespit.narration.announcement import Announcement, Cue, Priority
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""Scoring recognition (voicespit/speech/transcription.py): what counts as right, wrong, missed."""
+"""Scoring recognition (voicespit/speech/recognizers/transcription.py): what counts as
+right, wrong, missed."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from voicespit.speech.parser import parse
-from voicespit.speech.transcription import (
+from voicespit.speech.language.parser import parse
+from voicespit.speech.recognizers.transcription import (
     CorpusError,
     CorpusItem,
     FileResult,

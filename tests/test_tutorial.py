@@ -15,7 +15,7 @@ from tests.app_harness import Harness
 from tests.tutorial_player import LESSONS, OVER, TutorialReader, follow_tutorial, sentences
 from voicespit.app.session import Mode
 from voicespit.app.tutorial import TUTORIAL_SEED
-from voicespit.speech.help import MAX_WORDS, word_count
+from voicespit.speech.language.help import MAX_WORDS, word_count
 
 
 def coach_lines(transcript: list[str]) -> list[str]:

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
 @pytest.mark.slow
 def test_a_beginner_follows_the_tutorial_by_voice_and_completes_the_round(
         tmp_path: Path) -> None:
-    from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+    from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
 
     recognizer = NarrowingRecognizer(PocketSphinxRecognizer())
     harness = Harness()

@@ -24,19 +24,19 @@ WITHOUT_AUDIO_LIBRARIES = textwrap.dedent("""
         sys.modules[name] = None  # any import of these now raises ImportError
 
     import voicespit.engine
-    import voicespit.speech.activity
-    import voicespit.speech.gate
-    import voicespit.speech.listener
-    import voicespit.speech.microphone
-    import voicespit.speech.models
-    import voicespit.speech.resample
-    import voicespit.speech.vosk_recognizer
+    import voicespit.speech.listening.activity
+    import voicespit.speech.listening.gate
+    import voicespit.speech.listening.listener
+    import voicespit.speech.listening.microphone
+    import voicespit.speech.recognizers.models
+    import voicespit.resampling
+    import voicespit.speech.recognizers.vosk_recognizer
     from voicespit.cli import main
     from voicespit.errors import VoiceSpitError
-    from voicespit.speech.gate import ListeningGate
-    from voicespit.speech.microphone import MicrophoneSource, NoMicrophoneError
-    from voicespit.speech.models import list_models
-    from voicespit.speech.vosk_recognizer import RecognizerUnavailableError, VoskRecognizer
+    from voicespit.speech.listening.gate import ListeningGate
+    from voicespit.speech.listening.microphone import MicrophoneSource, NoMicrophoneError
+    from voicespit.speech.recognizers.models import list_models
+    from voicespit.speech.recognizers.vosk_recognizer import RecognizerUnavailableError, VoskRecognizer
 
     assert ListeningGate().admits(0.0, 0.1)
     assert list_models(Path(sys.argv[1]).parent) != []

@@ -19,7 +19,8 @@ from tests.vosk_support import (
     loaded_korean_model,
     seconds,
 )
-from voicespit.speech.models import (
+from voicespit.speech.recognizer import Recognition, Recognizer
+from voicespit.speech.recognizers.models import (
     CorruptModelError,
     ModelError,
     ModelNotFoundError,
@@ -27,8 +28,7 @@ from voicespit.speech.models import (
     default_models_dir,
     find_english_model,
 )
-from voicespit.speech.recognizer import Recognition, Recognizer
-from voicespit.speech.vosk_recognizer import VoskRecognizer
+from voicespit.speech.recognizers.vosk_recognizer import VoskRecognizer
 
 BLOCK = 3_200
 """100 ms, the size of a microphone block."""

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.wav_scripts import write_script
-from voicespit.speech.parser import command_in
+from voicespit.speech.language.grammar import phrase_for
+from voicespit.speech.language.parser import command_in
 
 ROOT = Path(__file__).resolve().parent.parent
 VOICES = ROOT.parent / "shared" / "data" / "real-voices" / "fsdd-dev"
@@ -81,9 +82,9 @@ def test_every_command_that_cannot_be_done_is_answered_with_what_was_heard(
         if command is None:
             assert answers[0] == "Say again?" or answers[0].startswith("Heard "), answers
             continue
-        refusals = [line for line in answers if line.startswith(f"{str(command).capitalize()}? ")]
+        refusals = [line for line in answers if line.startswith(f"{phrase_for(command).capitalize()}? ")]
         if outcome == "refused" or refusals:
-            assert refusals, f"{said!r} heard as {str(command)!r} did nothing, unnamed: {answers}"
+            assert refusals, f"{said!r} heard as {phrase_for(command)!r} did nothing, unnamed: {answers}"
             named += 1
     assert named >= 5, "most of the commands that cannot be done were heard and named"
     assert done.stdout.splitlines()[-1] == "Goodbye."

@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.whisper_choice import (
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.recognizers.whisper_choice import (
     CommandTable,
     WindowScores,
     choose,

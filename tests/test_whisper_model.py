@@ -1,4 +1,4 @@
-"""Whisper model folders (voicespit/speech/whisper_model.py, ct2_weights.py, whisper_tokens.py).
+"""Whisper model folders (voicespit/speech/recognizers/whisper_model.py, ct2_weights.py, whisper_tokens.py).
 
 The shipped tiny.en must load and be checked; a missing, damaged or foreign model
 must stop with a plain reason (and `auto` must fall back to PocketSphinx saying why).
@@ -13,20 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from voicespit.speech.ct2_weights import ModelFile
-from voicespit.speech.grammar import sentences
-from voicespit.speech.models import METADATA_FILE
-from voicespit.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
-from voicespit.speech.select import make_recognizer
-from voicespit.speech.whisper_model import (
+from voicespit.speech.language.grammar import sentences
+from voicespit.speech.recognizers.ct2_weights import ModelFile
+from voicespit.speech.recognizers.models import METADATA_FILE
+from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
+from voicespit.speech.recognizers.select import make_recognizer
+from voicespit.speech.recognizers.whisper_model import (
     SHIPPED_SHA256,
     WhisperModel,
     WhisperModelError,
     sha256_of,
     shipped_model_dir,
 )
-from voicespit.speech.whisper_recognizer import WhisperRecognizer
-from voicespit.speech.whisper_tokens import Tokenizer
+from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer
+from voicespit.speech.recognizers.whisper_tokens import Tokenizer
 
 
 def shipped() -> Path:

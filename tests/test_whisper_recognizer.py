@@ -1,4 +1,4 @@
-"""The Whisper recognizer (voicespit/speech/whisper_recognizer.py) on real and synthetic voices.
+"""The Whisper recognizer (voicespit/speech/recognizers/whisper_recognizer.py) on real and synthetic voices.
 
 Everything here runs the shipped Whisper tiny.en for real: real recordings of
 people saying ranks (the Free Spoken Digit Dataset beside the repository),
@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 from tests.conftest import REAL_VOICES
-from voicespit.speech.audio import read_wav
-from voicespit.speech.commands import Command
-from voicespit.speech.grammar import sentences
-from voicespit.speech.parser import command_in, parse
+from voicespit.speech.language.commands import Command
+from voicespit.speech.language.grammar import sentences
+from voicespit.speech.language.parser import command_in, parse
+from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
-from voicespit.speech.transcription import CorpusItem, read_corpus, transcribe
-from voicespit.speech.whisper_model import WhisperModel
-from voicespit.speech.whisper_recognizer import WhisperRecognizer, syllables
+from voicespit.speech.recognizers.transcription import CorpusItem, read_corpus, transcribe
+from voicespit.speech.recognizers.whisper_model import WhisperModel
+from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, syllables
 
 BLOCK = 2 * SAMPLE_RATE // 10
 RANK_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
@@ -100,8 +100,8 @@ def test_syllables_are_counted_as_said() -> None:
 
 
 def test_pruning_keeps_the_best_sentences_exact(whisper_model: WhisperModel) -> None:
-    from voicespit.speech.log_mel import log_mel
-    from voicespit.speech.sentence_scorer import TokenTrie
+    from voicespit.speech.recognizers.log_mel import log_mel
+    from voicespit.speech.recognizers.sentence_scorer import TokenTrie
 
     pcm, _ = read_wav(REAL_VOICES / "7_theo_1.wav") if REAL_VOICES.is_dir() else (b"", None)
     if not pcm:

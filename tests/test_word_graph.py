@@ -1,4 +1,4 @@
-"""The word graph (voicespit/speech/word_graph.py): exactly the sentences, in few states."""
+"""The word graph (voicespit/speech/language/word_graph.py): exactly the sentences, in few states."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from collections import defaultdict
 
 import pytest
 
-from voicespit.speech import grammar
-from voicespit.speech.word_graph import WordGraph, proper_prefixes
+from voicespit.speech.language import grammar
+from voicespit.speech.language.word_graph import WordGraph, proper_prefixes
 
 
 def accepted(graph: WordGraph) -> dict[str, float]:

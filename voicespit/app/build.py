@@ -18,9 +18,10 @@ from voicespit.audio.tts import Voice
 from voicespit.clock import Clock, RealClock
 from voicespit.config import ConfigError, Settings
 from voicespit.engine import VARIANTS, Rules, VariantError
-from voicespit.match import Match
-from voicespit.match_settings import MatchSettings
-from voicespit.narration import Narrator, Verbosity
+from voicespit.match.referee import Match
+from voicespit.match.settings import MatchSettings
+from voicespit.narration.announcement import Verbosity
+from voicespit.narration.narrator import Narrator
 from voicespit.opponent.adaptive import AdaptivePace
 from voicespit.opponent.pace import NAMED_PACES, FixedPace, Pace
 from voicespit.opponent.player import Opponent

@@ -17,10 +17,11 @@ from voicespit.app.table_commands import resolve_command, resolve_key
 from voicespit.app.tutorial import Tutorial
 from voicespit.engine.actions import Action
 from voicespit.engine.cards import Card
-from voicespit.intents import ActionIntent, Control, ControlIntent, State
-from voicespit.match import Match
-from voicespit.match_events import IntentRefused, Stamped
-from voicespit.speech.commands import Command, Verb
+from voicespit.match.events import IntentRefused, Stamped
+from voicespit.match.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.match.referee import Match
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.grammar import phrase_for
 
 HUMAN = 0
 
@@ -50,16 +51,16 @@ class GameInPlay:
     def move(self, command: Command, meant: Card | None, *, echo: bool) -> None:
         """A move or round command; `echo`: note it, to be said back once it is done."""
         if command.verb is Verb.READY:
-            self.match.post(ControlIntent(HUMAN, Control.READY, str(command)))
+            self.match.post(ControlIntent(HUMAN, Control.READY, phrase_for(command)))
             return
         resolver = functools.partial(self._resolve, command, meant, echo)
-        self.match.post(ActionIntent(HUMAN, resolver=resolver, said=str(command)))
+        self.match.post(ActionIntent(HUMAN, resolver=resolver, said=phrase_for(command)))
 
     def _resolve(self, command: Command, meant: Card | None, echo: bool, state: State) -> Action:
         """Runs on the match's thread when the command lands."""
         action = resolve_command(command, state, HUMAN, meant)
         if echo:
-            self.echo = str(command)
+            self.echo = phrase_for(command)
         return action
 
     def echo_before(self, stamped: Stamped) -> str | None:

@@ -16,8 +16,9 @@ from voicespit.engine import Rules, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
-from voicespit.narration import Narrator
-from voicespit.speech.commands import Command, Verb
+from voicespit.narration.narrator import Narrator
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.grammar import phrase_for
 
 BOTH = ("spit", "speed")
 
@@ -81,6 +82,6 @@ def glance_table() -> str:
         else:
             sees = f"{glance.sees} ({glance.games[0].capitalize()})"
             said = answer(glance, glance.games[0])
-        rows.append(f"| {sees} | \"{glance.command}\" | "
+        rows.append(f"| {sees} | \"{phrase_for(glance.command)}\" | "
                     f"{describe(key) if key is not None else '-'} | {said} |")
     return "\n".join(rows)

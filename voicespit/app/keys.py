@@ -16,10 +16,10 @@ from voicespit.engine.actions import LEFT, PILE_NAMES, RIGHT, STOCK_NAMES, Actio
 from voicespit.engine.cards import Card
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.state import Phase
-from voicespit.intents import State
-from voicespit.narration import hand_in_spoken_order
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.parser import IllegalCommandError
+from voicespit.match.intents import State
+from voicespit.narration.answers import hand_in_spoken_order
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.parser import IllegalCommandError
 
 
 @dataclass(frozen=True)

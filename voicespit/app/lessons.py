@@ -12,12 +12,12 @@ from voicespit.engine.actions import PILE_NAMES, Action
 from voicespit.engine.cards import RANK_COUNT, RANK_NAMES, with_article
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.intents import State
-from voicespit.match_events import IntentRefused
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.grammar import sample_phrases
-from voicespit.speech.help import as_said, said
-from voicespit.speech.parser import command_in
+from voicespit.match.events import IntentRefused
+from voicespit.match.intents import State
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.grammar import sample_phrases
+from voicespit.speech.language.help import as_said, said
+from voicespit.speech.language.parser import command_in
 
 PLAYER = 0
 

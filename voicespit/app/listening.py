@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from voicespit.speech.echo import CancellerError, EchoCanceller, open_canceller
+from voicespit.speech.listening.echo import CancellerError, EchoCanceller, open_canceller
 
 NO_CANCELLER = ("I cannot take my own voice out of what the microphone hears here, so I "
                 "will not listen while I speak: wait until I finish, or use headphones.")

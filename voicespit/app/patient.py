@@ -15,8 +15,8 @@ from voicespit.engine import actions as act
 from voicespit.engine.actions import Action
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.intents import ActionIntent, State
-from voicespit.match import Match
+from voicespit.match.intents import ActionIntent, State
+from voicespit.match.referee import Match
 from voicespit.opponent.reacting import ReactingPlayer
 
 PLAYER = 0

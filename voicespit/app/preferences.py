@@ -6,7 +6,8 @@ from __future__ import annotations
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, RATE_STEP
 from voicespit.audio.speaker import Speaker
 from voicespit.errors import VoiceSpitError
-from voicespit.narration import Narrator, Verbosity
+from voicespit.narration.announcement import Verbosity
+from voicespit.narration.narrator import Narrator
 from voicespit.profile import Profile
 
 VERBOSITY_ORDER = (Verbosity.TERSE, Verbosity.NORMAL, Verbosity.FULL)

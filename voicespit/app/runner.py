@@ -39,11 +39,11 @@ from voicespit.clock import Clock, RealClock
 from voicespit.config import Settings, data_directory
 from voicespit.engine import Rules
 from voicespit.errors import VoiceSpitError
-from voicespit.narration import sentence
+from voicespit.narration.answers import sentence
 from voicespit.profile import Profile, ProfileError, ProfileStore
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.far_end import PlaybackReference
-from voicespit.speech.help import overview
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.help import overview
+from voicespit.speech.listening.far_end import PlaybackReference
 
 log = logging.getLogger(__name__)
 

@@ -32,15 +32,18 @@ from voicespit.audio.speaker import Speaker
 from voicespit.engine import Rules
 from voicespit.engine.cards import Card
 from voicespit.engine.events import GameOver
-from voicespit.intents import Control, ControlIntent, State
-from voicespit.match import Match
-from voicespit.match_events import MatchQuit, Paused, Stamped
-from voicespit.narration import Announcement, Cue, Priority, Verbosity, heard_words, sentence
+from voicespit.match.events import MatchQuit, Paused, Stamped
+from voicespit.match.intents import Control, ControlIntent, State
+from voicespit.match.referee import Match
+from voicespit.narration.announcement import Announcement, Cue, Priority, Verbosity
+from voicespit.narration.answers import sentence
+from voicespit.narration.narrator import heard_words
 from voicespit.opponent.pace import Pace
 from voicespit.profile import Profile
-from voicespit.speech.commands import Command, Group, Verb
-from voicespit.speech.help import HelpPages, overview, topic_help
-from voicespit.speech.parser import CommandError, parse, words_of
+from voicespit.speech.language.commands import Command, Group, Verb
+from voicespit.speech.language.grammar import phrase_for
+from voicespit.speech.language.help import HelpPages, overview, topic_help
+from voicespit.speech.language.parser import CommandError, parse, words_of
 
 log = logging.getLogger(__name__)
 HUMAN = 0
@@ -214,7 +217,7 @@ class Session:
                 else None
             if informing is not None and self._game_on() is None:
                 informing = None
-                self._refuse(str(command), NO_GAME)
+                self._refuse(phrase_for(command), NO_GAME)
             elif informing is None:
                 self._route(command, spoken, meant)
         if informing is not None:
@@ -222,7 +225,7 @@ class Session:
             self._inform(informing, command)
 
     def _route(self, command: Command, spoken: bool, meant: Card | None) -> None:
-        verb, said = command.verb, str(command)
+        verb, said = command.verb, phrase_for(command)
         if verb in (Verb.YES, Verb.NO):
             self._answer(verb is Verb.YES, said)
         elif verb is Verb.HELP and command.topic is not None:
@@ -448,7 +451,7 @@ class Session:
                 self._answer(False)
             elif (game := self._game_on()) is not None:
                 verb = Verb.RESUME if game.match.is_paused else Verb.PAUSE
-                game.match.post(ControlIntent(HUMAN, CONTROLS[verb], str(Command(verb))))
+                game.match.post(ControlIntent(HUMAN, CONTROLS[verb], phrase_for(Command(verb))))
             else:
                 self._refuse("escape", NO_GAME)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from voicespit.engine.events import CardPlayed, GameOver
-from voicespit.match_events import MatchQuit, Stamped
+from voicespit.match.events import MatchQuit, Stamped
 from voicespit.profile import Profile
 
 

@@ -13,10 +13,10 @@ from voicespit.engine import actions as act
 from voicespit.engine.actions import Action
 from voicespit.engine.cards import Card
 from voicespit.engine.spit import SpitState
-from voicespit.intents import State
-from voicespit.match import Match
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.parser import resolve
+from voicespit.match.intents import State
+from voicespit.match.referee import Match
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.parser import resolve
 
 
 def heard_source(command: Command, match: Match, player: int) -> Card | None:

@@ -46,14 +46,15 @@ from voicespit.engine.events import (
 )
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.hearing import Perception
-from voicespit.intents import ActionIntent, State
-from voicespit.match import Match
-from voicespit.match_events import IntentRefused, MatchEvent, MatchQuit
-from voicespit.match_settings import MatchSettings
-from voicespit.speech.commands import Command, Verb
-from voicespit.speech.help import said
-from voicespit.speech.parser import resolve
+from voicespit.match.events import IntentRefused, MatchEvent, MatchQuit
+from voicespit.match.hearing import Perception
+from voicespit.match.intents import ActionIntent, State
+from voicespit.match.referee import Match
+from voicespit.match.settings import MatchSettings
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.grammar import phrase_for
+from voicespit.speech.language.help import said
+from voicespit.speech.language.parser import resolve
 
 TUTORIAL_SEED = 37
 """The deal of the tutorial round (see the module docstring)."""
@@ -341,7 +342,7 @@ class Tutorial:
                 self._speak([lessons.bigger_pile(command.pile), told], self._asking(slap))
                 return
         self.match.post(ActionIntent(PLAYER, resolver=functools.partial(_resolved, command),
-                                     said=str(command)))
+                                     said=phrase_for(command)))
 
     # ----------------------------------------------------------------- speech
 

@@ -30,15 +30,17 @@ from voicespit.audio.speaker import Speaker
 from voicespit.clock import Clock, RealClock
 from voicespit.config import Settings
 from voicespit.errors import VoiceSpitError
-from voicespit.intents import State
-from voicespit.narration import Priority, sentence
-from voicespit.speech.audio import BLOCK_SECONDS, AudioSource
-from voicespit.speech.context import GrammarContext, context_for
-from voicespit.speech.echo import EchoStage
-from voicespit.speech.far_end import PlaybackReference
-from voicespit.speech.gate import ListeningGate
-from voicespit.speech.grammar import sentences
-from voicespit.speech.listener import Listener, TalkHooks, VoiceStoppedError
+from voicespit.match.intents import State
+from voicespit.narration.announcement import Priority
+from voicespit.narration.answers import sentence
+from voicespit.speech.language.commands import GrammarContext
+from voicespit.speech.language.context import context_for
+from voicespit.speech.language.grammar import sentences
+from voicespit.speech.listening.echo import EchoStage
+from voicespit.speech.listening.far_end import PlaybackReference
+from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.listener import Listener, TalkHooks, VoiceStoppedError
+from voicespit.speech.listening.sources import BLOCK_SECONDS, AudioSource
 from voicespit.speech.recognizer import Recognition, Recognizer
 
 HUMAN = 0
@@ -244,7 +246,7 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
             source = ScriptSource(script, clock)
             where = f"the script {script.name}"
         else:
-            from voicespit.speech.microphone import MicrophoneSource
+            from voicespit.speech.listening.microphone import MicrophoneSource
 
             device: str | int | None = settings.input.microphone or None
             if isinstance(device, str) and device.isdigit():
@@ -265,8 +267,8 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
                                  f"{sentence(str(error))} {KEYBOARD_ADVICE}",
                                  f"{error}: {error.detail}")
     try:
-        from voicespit.speech.models import default_models_dir
-        from voicespit.speech.select import make_recognizer
+        from voicespit.speech.recognizers.models import default_models_dir
+        from voicespit.speech.recognizers.select import make_recognizer
 
         models_dir = Path(settings.input.models_dir) if settings.input.models_dir \
             else default_models_dir()

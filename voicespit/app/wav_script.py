@@ -18,7 +18,7 @@ from pathlib import Path
 
 from voicespit.clock import Clock
 from voicespit.errors import VoiceSpitError
-from voicespit.speech.audio import WavSource, read_wav
+from voicespit.speech.listening.sources import WavSource, read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE
 
 TRAILING_SILENCE = 2.0

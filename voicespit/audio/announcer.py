@@ -18,8 +18,9 @@ from typing import TextIO
 
 from voicespit.audio.speaker import Speaker
 from voicespit.clock import Clock
-from voicespit.match_events import Stamped
-from voicespit.narration import Announcement, Narrator, State
+from voicespit.match.events import Stamped
+from voicespit.narration.announcement import Announcement
+from voicespit.narration.narrator import Narrator, State
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from voicespit.audio.tts import ESPEAK_RATE
 from voicespit.engine.cards import ace_high_step
-from voicespit.narration import Cue
+from voicespit.narration.announcement import Cue
 
 Mono = npt.NDArray[np.float32]
 Stereo = npt.NDArray[np.float32]

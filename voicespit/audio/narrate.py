@@ -1,7 +1,7 @@
 """A whole computer-versus-computer game, heard: speech and earcons on one stereo timeline.
 
 This is the project's demo and the regression test of the audio path: the real
-referee (`voicespit.match`) with the real computer opponent in seat 1 and a
+referee (`voicespit.match.referee`) with the real computer opponent in seat 1 and a
 simulated human in seat 0 ("you"), the real narration, the real speech engine
 (pyttsx3 writing files) and the real speaker rules (stale dropping,
 interruptions, reports back to the match), in fake time, so an hour of game
@@ -28,10 +28,11 @@ from voicespit.clock import FakeClock
 from voicespit.engine import Rules
 from voicespit.engine.events import CardPlayed
 from voicespit.errors import VoiceSpitError
-from voicespit.intents import State
-from voicespit.match import Match, MatchSettings
-from voicespit.match_events import IntentRefused, Stamped
-from voicespit.narration import Narrator, Verbosity
+from voicespit.match.events import IntentRefused, Stamped
+from voicespit.match.intents import State
+from voicespit.match.referee import Match, MatchSettings
+from voicespit.narration.announcement import Verbosity
+from voicespit.narration.narrator import Narrator
 from voicespit.opponent import FixedPace, HumanModel, Opponent, SimulatedHuman
 
 MAX_GAME_SECONDS = 4 * 3600.0

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from voicespit.audio.tts import OPPONENT_VOICE, YOUR_VOICE, Voice
-from voicespit.narration import Announcement
+from voicespit.narration.announcement import Announcement
 
 TimeListener = Callable[[float], None]
 SequenceListener = Callable[[int], None]

@@ -36,7 +36,7 @@ from voicespit.audio.reports import (
 )
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
 from voicespit.audio.tts import SpeechRenderer, SpeechRenderError, Voice
-from voicespit.narration import Announcement, Priority
+from voicespit.narration.announcement import Announcement, Priority
 from voicespit.resampling import resample
 
 SPEECH_GAIN = 0.7

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from voicespit.narration import Announcement, Priority
+from voicespit.narration.announcement import Announcement, Priority
 
 
 def interrupts(current: Announcement, incoming: Announcement) -> bool:

@@ -25,7 +25,7 @@ from voicespit.audio.speaker import SPEECH_GAIN, CueSpacing, is_urgent
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
 from voicespit.audio.tts import SpeechRenderer
 from voicespit.clock import Clock, Timer
-from voicespit.narration import Announcement
+from voicespit.narration.announcement import Announcement
 from voicespit.resampling import resample
 
 

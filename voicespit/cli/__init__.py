@@ -3,6 +3,8 @@
 Each subcommand lives in its own module with `configure(parser)` and
 `run(args) -> int`; this module only routes. Errors a user can cause end in a
 one-line message and a non-zero exit, never a traceback.
+
+May import every layer; nothing imports it but `__main__`.
 """
 
 from __future__ import annotations

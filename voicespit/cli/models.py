@@ -6,15 +6,15 @@ import argparse
 import json
 from pathlib import Path
 
-from voicespit.speech.download import ProgressBar, file_name_in_url, is_url
-from voicespit.speech.models import (
+from voicespit.speech.recognizers.download import ProgressBar, file_name_in_url, is_url
+from voicespit.speech.recognizers.models import (
     ModelInfo,
     choose_english_model,
     default_models_dir,
     describe_model,
     install_model,
 )
-from voicespit.speech.models import list_models as models_in
+from voicespit.speech.recognizers.models import list_models as models_in
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                          help='its language, e.g. "en-us", when the name does not say')
     install.add_argument("--replace", action="store_true",
                          help="install over a model of the same name")
+    install.add_argument("--plain-progress", action="store_true",
+                         help="report a download as a line every 10 %% instead of a redrawn "
+                              "bar (for screen readers)")
     listing = actions.add_parser("list", parents=[where], help="list the installed models")
     listing.add_argument("--json", action="store_true", help="one JSON object per model")
 
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 def _install(args: argparse.Namespace, models_dir: Path) -> int:
     source: str = args.source
     label = f"downloading {file_name_in_url(source) or source}" if is_url(source) else ""
-    progress = ProgressBar(label) if label else None
+    progress = ProgressBar(label, plain=args.plain_progress) if label else None
     try:
         path = install_model(source, models_dir, name=args.name, language=args.language,
                              replace=args.replace, progress=progress)

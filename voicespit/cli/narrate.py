@@ -10,7 +10,7 @@ from voicespit.audio.narrate import narrate_game
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, SpeechSettings
 from voicespit.cli.arguments import seed_value
 from voicespit.engine import Rules
-from voicespit.narration import Verbosity
+from voicespit.narration.announcement import Verbosity
 
 
 def _rate(text: str) -> int:

@@ -15,9 +15,10 @@ import json
 import sys
 from pathlib import Path
 
-from voicespit.speech.models import default_models_dir
-from voicespit.speech.select import KINDS, make_recognizer
-from voicespit.speech.transcription import (
+from voicespit.speech.language.grammar import phrase_for
+from voicespit.speech.recognizers.models import default_models_dir
+from voicespit.speech.recognizers.select import KINDS, make_recognizer
+from voicespit.speech.recognizers.transcription import (
     CorpusItem,
     FileResult,
     read_corpus,
@@ -71,7 +72,7 @@ def _line(result: FileResult) -> str:
     if result.error:
         return f"error: {result.error}"  # the message names the file
     heard = result.heard or "nothing heard"
-    command = f" -> {result.command}" if result.command is not None else " -> no command"
+    command = f" -> {phrase_for(result.command)}" if result.command is not None else " -> no command"
     latency = f" ({result.latency_ms:.0f} ms)" if result.latency_ms is not None else ""
     verdict = {True: " ok", False: " WRONG" if result.wrong else " missed", None: ""}
     note = f" [{result.note}]" if result.note else ""

@@ -3,7 +3,7 @@
 Without `--human-pace`: computer-versus-computer games on the engine alone, no
 clock (the engine's throughput and referee check). With `--human-pace`: real-time
 matches on a fake clock, a simulated human against the opponent (see
-`voicespit.realtime_simulation`); the JSON line adds the opponent's win rate,
+`voicespit.simulation.realtime`); the JSON line adds the opponent's win rate,
 both players' seconds per card and the contested plays.
 """
 
@@ -17,8 +17,8 @@ from voicespit.engine import Rules
 from voicespit.opponent.adaptive import AdaptivePace
 from voicespit.opponent.pace import NAMED_PACES, FixedPace, Pace
 from voicespit.opponent.simulated_human import HumanModel
-from voicespit.realtime_simulation import simulate_realtime
-from voicespit.simulation import SimulationResult, simulate
+from voicespit.simulation.full_speed import SimulationResult, simulate
+from voicespit.simulation.realtime import simulate_realtime
 
 
 def opponent_pace(text: str) -> str:

@@ -3,6 +3,8 @@
 No clock, no threads, no I/O, no global randomness. Build a state with
 `new_game(rules, rng)`; ask it for `legal_actions(player)`; `apply(player,
 action)` returns the events it caused or raises `IllegalActionError`.
+
+May import: `errors` only (and the standard library's pure parts).
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 `Opponent` plays seat 1 of a `Match`; `SimulatedHuman` is a stand-in for a
 voice player in tests and benchmarks. Both are `ReactingPlayer`s.
+
+May import: `match`, `engine`, and the cross-cutting modules.
 """
 
 from voicespit.opponent.adaptive import AdaptivePace

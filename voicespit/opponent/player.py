@@ -16,12 +16,12 @@ import random
 from voicespit.engine.events import GameOver, LayoutDealt, RoundOver
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.state import Phase
-from voicespit.hearing import Perception
-from voicespit.match import Match
+from voicespit.match.hearing import Perception
+from voicespit.match.reaction_meter import ReactionMeter
+from voicespit.match.referee import Match
 from voicespit.opponent.pace import Pace
 from voicespit.opponent.reacting import ReactingPlayer
 from voicespit.opponent.strategy import Strategy, sensible_choice
-from voicespit.reaction_meter import ReactionMeter
 
 ANNOUNCE_CHANGE = 0.1
 """Announce the pace when it has moved by this fraction since last announced."""

@@ -37,12 +37,12 @@ from voicespit.engine.events import (
     Stalemate,
 )
 from voicespit.engine.state import Phase
-from voicespit.hearing import Perception
-from voicespit.intents import ActionIntent, Control, ControlIntent, State
-from voicespit.match import Match
-from voicespit.match_events import IntentRefused, MatchQuit, PlayerReady, SlapWindowOpened
+from voicespit.match.events import IntentRefused, MatchQuit, PlayerReady, SlapWindowOpened
+from voicespit.match.hearing import Perception
+from voicespit.match.intents import ActionIntent, Control, ControlIntent, State
+from voicespit.match.reaction_meter import playable_cards, played_card
+from voicespit.match.referee import Match
 from voicespit.opponent.strategy import Strategy
-from voicespit.reaction_meter import playable_cards, played_card
 
 _OWN_RESULTS = (CardPlayed, CardTurnedUp, CardMoved, CardDrawn, PileSlapped, PlayerReady,
                 IntentRefused)

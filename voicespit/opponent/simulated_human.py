@@ -28,8 +28,8 @@ from voicespit.engine import actions as act
 from voicespit.engine.actions import Action
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.intents import ActionIntent, State
-from voicespit.match import Match
+from voicespit.match.intents import ActionIntent, State
+from voicespit.match.referee import Match
 from voicespit.opponent.pace import DEFAULT_SPREAD, reaction_delay
 from voicespit.opponent.reacting import ReactingPlayer
 from voicespit.opponent.strategy import Strategy, sensible_choice

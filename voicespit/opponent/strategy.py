@@ -27,7 +27,7 @@ from voicespit.engine.cards import Card
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
-from voicespit.intents import State
+from voicespit.match.intents import State
 
 Strategy = Callable[[State, int, list[Action], random.Random], Action | None]
 

@@ -1,0 +1,57 @@
+"""What can matter now: the commands worth listening for in one game state.
+
+Narrowing the recognizer's vocabulary to the state raises accuracy (fewer words
+to confuse), but it must never remove what a player may sensibly say: a rank is
+kept while it lies face up in front of the player even when it cannot be played,
+so "seven on left" on a six-less table is heard and refused with a reason rather
+than forced onto another rank. Information and control commands are always kept.
+"""
+
+from __future__ import annotations
+
+from voicespit.engine.speed import SpeedState
+from voicespit.engine.spit import SpitState
+from voicespit.engine.state import Phase
+from voicespit.speech.language.commands import GrammarContext, Group, Verb
+
+ALWAYS = frozenset(verb for verb in Verb if verb.group in (Group.INFO, Group.CONTROL))
+
+
+def context_for(state: SpitState | SpeedState, player: int) -> GrammarContext:
+    """The commands that can matter to `player` in `state` (pure; reads only)."""
+    verbs = set(ALWAYS)
+    ranks: set[int] = set()
+    stocks: set[int] = set()
+    targets: set[int] = set()
+    phase = state.phase
+    if phase is Phase.READY:
+        verbs |= {Verb.SPIT, Verb.READY}
+    elif phase is Phase.STALEMATE:
+        verbs |= {Verb.SPIT, Verb.READY}
+        if isinstance(state, SpeedState):
+            verbs.add(Verb.FLIP)
+    elif phase is Phase.ROUND_OVER:
+        verbs.add(Verb.SLAP)
+    if isinstance(state, SpitState) and phase in (Phase.PLAY, Phase.STALEMATE):
+        for slot, cards in enumerate(state.stocks[player]):
+            top = state.stock_top(player, slot)
+            if top is not None:
+                ranks.add(top.rank)
+                if len(cards) > 1:
+                    stocks.add(slot)
+            elif cards:
+                stocks.add(slot)
+                verbs.add(Verb.FLIP)
+            else:
+                targets.add(slot)
+        if stocks and targets:
+            verbs.add(Verb.MOVE)
+    if isinstance(state, SpeedState) and phase in (Phase.PLAY, Phase.STALEMATE):
+        ranks = {card.rank for card in state.hands[player]}
+        if state.draw_piles[player]:
+            verbs.add(Verb.DRAW)
+    if ranks:
+        # Kept at a stalemate too: a player who has not noticed hears why not.
+        verbs.add(Verb.PLAY)
+    return GrammarContext(frozenset(verbs), frozenset(ranks), frozenset(state.piles_in_use),
+                          frozenset(stocks), frozenset(targets))

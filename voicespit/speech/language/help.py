@@ -1,0 +1,157 @@
+"""Spoken help: short sentences, a few at a time, for the game being played.
+
+Every phrase in it comes from the grammar (`PHRASINGS` through `phrase_for`), so
+the help can never name a command the recognizer does not know, and every
+phrasing of a topic is listed with its own meaning. Speed help leaves out what
+only Spit has (stockpiles, moves, slaps) and Spit help what only Speed has.
+
+A listener cannot skim, so no sentence is longer than `MAX_WORDS` words and
+`HelpPages` hands them out `PAGE_SENTENCES` at a time: "more" continues, "stop"
+ends. Pure: no audio, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from voicespit.speech.language.commands import Command, Group, Verb
+from voicespit.speech.language.grammar import HELP_TOPIC_WORDS, PHRASINGS, Phrasing, phrase_for
+
+MAX_WORDS: Final = 25
+"""The longest sentence the help says: about as much as a listener holds at once."""
+PAGE_SENTENCES: Final = 3
+"""Sentences said before offering more."""
+GAMES: Final = ("spit", "speed")
+
+_EXAMPLES: Final = {"rank": "seven", "pile": "left", "stock": "three", "target": "two",
+                    "topic": "moves"}
+_MEANING_IN: Final[dict[tuple[str, str], str]] = {
+    ("spit", "my cards"): "hear the top cards of your stockpiles",
+    ("speed", "my cards"): "hear the cards in your hand",
+    ("speed", "{rank} on {pile}"):
+        "play a card of that rank (ace to king) from your hand onto that pile (left or right)",
+    ("speed", "turn over"): "when everyone is stuck, turn new cards onto the piles",
+    ("speed", "draw"): "draw a card into your hand",
+    ("spit", "opponent's cards"): "hear the opponent's face-up cards",
+    ("speed", "opponent's cards"): "hear how many cards the opponent holds",
+    ("spit", "face down cards"):
+        "hear how many cards lie face down under each stockpile, and your spit cards",
+    ("speed", "face down cards"): "hear how many cards are left in the draw and side piles",
+}
+"""Where a phrasing's own meaning speaks of both games, what it means in one of them."""
+
+
+def said(command: Command) -> str:
+    """The canonical phrase for a command, written as it is said ("what can I say")."""
+    return as_said(phrase_for(command))
+
+
+def as_said(phrase: str) -> str:
+    """A grammar sentence written as it is said: "what can i say" -> "what can I say"."""
+    return re.sub(r"\bi\b", "I", phrase)
+
+
+def applies_to(phrasing: Phrasing, game: str) -> bool:
+    """Whether the phrasing means something in `game` (stockpile numbers are Spit's only)."""
+    if game not in phrasing.verb.games:
+        return False
+    return game == "spit" or not {"stock", "target"} & set(phrasing.slots)
+
+
+def meaning_in(phrasing: Phrasing, game: str) -> str:
+    return _MEANING_IN.get((game, phrasing.pattern), phrasing.meaning)
+
+
+def example_of(phrasing: Phrasing) -> str:
+    """The phrasing with its slots filled by example words ("seven on left")."""
+    return as_said(re.sub(r"\{(\w+)\}", lambda found: _EXAMPLES[found.group(1)],
+                           phrasing.pattern))
+
+
+def overview(game: str) -> list[str]:
+    """What "help" says first: the commands that matter most in `game`, one idea a sentence."""
+    def say(verb: Verb, **slots: int) -> str:
+        return said(Command(verb, **slots))
+
+    sentences = [
+        f"Say a card and a pile, like {say(Verb.PLAY, rank=6, pile=0)}.",
+        f"Say just {say(Verb.PLAY, rank=6)} when it fits only one pile.",
+        f"Say {say(Verb.SPIT)} to turn new cards onto the piles, to start or when nobody "
+        "can play.",
+    ]
+    if game == "spit":
+        sentences.append(f"When a round ends, say {say(Verb.SLAP, pile=0)} or "
+                         f"{say(Verb.SLAP, pile=1)} to take the smaller pile.")
+    sentences += [
+        f"To hear the table, say {say(Verb.PILES)}, {say(Verb.MY_CARDS)}, {say(Verb.COUNT)} "
+        f"or {say(Verb.SCORE)}.",
+        f"{_capitalized(say(Verb.REPEAT))} repeats what was said last.",
+        f"To control the game, say {say(Verb.PAUSE)}, {say(Verb.FASTER)}, {say(Verb.SLOWER)} "
+        f"or {say(Verb.QUIT)}.",
+        f"Say {say(Verb.TUTORIAL)} to learn the game in one guided round.",
+        f"For every command of one topic, say {say(Verb.HELP, topic=0)}, or "
+        f"{_listed(HELP_TOPIC_WORDS[1:])}.",
+    ]
+    return sentences
+
+
+def topic_help(group: Group, game: str) -> list[str]:
+    """Every phrasing of one topic that means something in `game`, with what it does."""
+    sentences = [f"{_capitalized(group.value)}."]
+    for phrasing in PHRASINGS:
+        if phrasing.verb.group is group and applies_to(phrasing, game):
+            sentences.append(f"{_capitalized(example_of(phrasing))}: "
+                             f"{meaning_in(phrasing, game)}.")
+    return sentences
+
+
+def word_count(sentence: str) -> int:
+    return len(sentence.split())
+
+
+def sentences_of(text: str) -> list[str]:
+    """Split spoken text into its sentences (after ".", "!" or "?" and a space)."""
+    return [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part]
+
+
+class HelpPages:
+    """Help being read out: a few sentences now, the rest on "more", none after "stop"."""
+
+    def __init__(self, page_sentences: int = PAGE_SENTENCES) -> None:
+        self.page_sentences = page_sentences
+        self._rest: list[str] = []
+
+    @property
+    def is_open(self) -> bool:
+        """Whether more help is waiting to be said."""
+        return bool(self._rest)
+
+    def start(self, sentences: Sequence[str]) -> str:
+        """The first page of new help (any help still waiting is dropped)."""
+        self._rest = list(sentences)
+        return self.more()
+
+    def more(self) -> str:
+        """The next page, ending with how to go on when there is more."""
+        if not self._rest:
+            return f"That is all the help. Say {said(Command(Verb.HELP))} to hear it again."
+        page, self._rest = self._rest[:self.page_sentences], self._rest[self.page_sentences:]
+        if self._rest:
+            page.append(f"Say {said(Command(Verb.MORE))}, or {said(Command(Verb.STOP))}.")
+        return " ".join(page)
+
+    def stop(self) -> str:
+        if not self._rest:
+            return "There is no help to stop."
+        self._rest = []
+        return "Help stopped."
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _listed(words: Sequence[str]) -> str:
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)

@@ -1,0 +1,122 @@
+"""What the loudspeakers played, as the echo canceller's far end: 16 kHz mono on the clock.
+
+The sound output pushes every block it plays (after mixing, at the mixer's rate,
+stereo) with the clock time its first frame is heard. `PlaybackReference` turns
+that stream into 16 kHz mono and answers "what was playing from clock time t,
+for n samples?" for each microphone block, so the canceller subtracts exactly
+the sound that could have reached the microphone during that block.
+
+`push` runs on the sound card's thread and only appends under a lock; the
+conversion happens in `read`, on the listener's thread. The output is one
+continuous stream, so its blocks are placed end to end; when a block's own time
+disagrees with that by more than `RESYNC_SECONDS` (the virtual card caught up
+after a stall, a device restarted) the stream is anchored afresh at that block.
+Pure numpy: no audio library.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+
+import numpy as np
+import numpy.typing as npt
+
+from voicespit.resampling import Resampler
+from voicespit.speech.recognizer import SAMPLE_RATE
+
+Int16 = npt.NDArray[np.int16]
+
+RESYNC_SECONDS = 0.04
+"""A block this far from where the stream says it belongs starts a new anchor (callback
+jitter is a few ms; a sound card drifting 50 ppm from the clock gets there in 13 minutes)."""
+
+
+class PlaybackReference:
+    """The played sound, kept for `history` seconds, readable by clock time."""
+
+    def __init__(self, rate: int, history: float = 4.0) -> None:
+        self.rate = rate
+        self.history = history
+        self._lock = threading.Lock()
+        self._incoming: collections.deque[tuple[npt.NDArray[np.float32], float]] = \
+            collections.deque()
+        self._keep = round(history * SAMPLE_RATE)
+        self._buffer = np.zeros(2 * self._keep, dtype=np.int16)
+        self._start = 0.0
+        """Clock time of _buffer[0]."""
+        self._length = 0
+        self._resampler: Resampler | None = None
+        self._expected_at: float | None = None
+        """When the next pushed block should be heard, if the stream is continuous."""
+        self._produced = 0
+        """16 kHz samples produced since the current anchor."""
+        self._anchor = 0.0
+        self.resyncs = 0
+        """Times the stream was anchored afresh (for tests and diagnostics)."""
+
+    def push(self, block: npt.NDArray[np.float32], heard_at: float) -> None:
+        """A block the output plays (frames x channels, or mono; -1..1), first frame heard at
+        `heard_at`. Safe to call from the sound card's thread: it never waits for work."""
+        mono = block.mean(axis=1) if block.ndim == 2 else block
+        with self._lock:
+            self._incoming.append((mono.astype(np.float32, copy=False), heard_at))
+
+    def read(self, start: float, count: int) -> Int16:
+        """The `count` 16 kHz samples played from clock time `start` (silence where nothing was)."""
+        self._convert()
+        out = np.zeros(count, dtype=np.int16)
+        offset = round((self._start - start) * SAMPLE_RATE)
+        lo, hi = max(0, offset), min(count, offset + self._length)
+        if lo < hi:
+            out[lo:hi] = self._buffer[lo - offset:hi - offset]
+        return out
+
+    def _convert(self) -> None:
+        with self._lock:
+            blocks, self._incoming = list(self._incoming), collections.deque()
+        for mono, heard_at in blocks:
+            if self._expected_at is None or abs(heard_at - self._expected_at) > RESYNC_SECONDS:
+                self._anchor_at(heard_at)
+            self._expected_at = heard_at + len(mono) / self.rate
+            samples = np.clip(np.rint(mono * 32767.0), -32768, 32767).astype(np.int16)
+            assert self._resampler is not None
+            converted = self._resampler.process(samples)
+            if not len(converted):
+                continue
+            # The resampler's output lines up with its input: sample k is at k / 16 kHz.
+            start = self._anchor + self._produced / SAMPLE_RATE
+            self._produced += len(converted)
+            self._append(start, converted)
+
+    def _anchor_at(self, heard_at: float) -> None:
+        if self._expected_at is not None:
+            self.resyncs += 1
+        self._resampler = Resampler(self.rate, SAMPLE_RATE)
+        self._anchor = heard_at
+        self._produced = 0
+
+    def _append(self, start: float, samples: Int16) -> None:
+        """Write `samples` at clock time `start`: after a gap, silence fills it; over the
+        end (time went back), the newer sound wins."""
+        index = round((start - self._start) * SAMPLE_RATE)
+        if self._length == 0 or index < 0 or index > self._length + self._keep:
+            self._start, self._length, index = start, 0, 0
+        if index > self._length:
+            self._write(self._length, np.zeros(index - self._length, dtype=np.int16))
+        self._length = index
+        self._write(index, samples)
+        if self._length > 2 * self._keep:  # forget the oldest, now and then, not every block
+            drop = self._length - self._keep
+            self._buffer[:self._keep] = self._buffer[drop:self._length]
+            self._length = self._keep
+            self._start += drop / SAMPLE_RATE
+
+    def _write(self, index: int, samples: Int16) -> None:
+        end = index + len(samples)
+        if end > len(self._buffer):
+            grown = np.zeros(max(end, 2 * len(self._buffer)), dtype=np.int16)
+            grown[:self._length] = self._buffer[:self._length]
+            self._buffer = grown
+        self._buffer[index:end] = samples
+        self._length = max(self._length, end)

@@ -1,0 +1,412 @@
+"""The listening thread: audio source -> echo canceller -> listening gate -> recognizer.
+
+One thread reads blocks from an `AudioSource`, takes the game's own sound out of
+them (`EchoStage`, when there is a canceller), asks the `ListeningGate` whether
+each may be heard, feeds those to the `Recognizer`, and hands final results to
+`on_result` (partials to `on_partial` if given). It never touches game state: the
+callbacks post to the match's queue.
+
+**Talking over the game** (`TalkHooks`). A `TalkDetector` watches the cancelled
+audio before the gate: when the player starts speaking while the game speaks,
+`barge_in` is called at once (the speaker stops), and `player_done` when their
+utterance has been answered (a final result, even a refusal; or `answer_wait`
+after the detector heard them stop, if none came), so held speech can go on only
+once the command is decided: speech resumed earlier ran its echo into the end of
+the command. When the gate cut an utterance that the player had begun, or
+the player was still speaking when the game stopped and the listener had to skip
+the rest, `dropped` is called: the command was lost and the player must be told.
+With a canceller, what the game alone played never reaches the recognizer
+(`EchoMask`): only audio the detector judged to be the player's, while it plays.
+
+**An utterance the gate cuts is dropped whole.** When audio stops being admitted
+(the game started talking over the player), the recognizer is reset, so the
+first half of a command is never decoded as a command. When audio is admitted
+again, the listener waits until the player has been quiet for
+`resume_after_quiet` seconds (longer than the pause between two words of one
+command) before feeding the recognizer, so the rest of that command is not
+decoded either. After `resync_limit` seconds of continuous sound it gives up
+waiting: a noisy room must not make the game deaf.
+
+**Times.** The gate works in clock time; blocks carry stream time. The offset
+between the two is estimated as the smallest (arrival time - end of block) seen
+over recent blocks: a block can arrive late (the reader fell behind) but never
+before it was recorded, so the smallest delay is the truest. Results are
+reported on the source's stream timeline, although the recognizer only saw the
+admitted stretches of it.
+
+**Errors.** A failing source (a microphone unplugged) is reported to `on_error`
+and, if `reconnect_after` is set, tried again after that many seconds; an error
+in the recognizer is reported and ends the listener; an error in a callback is
+reported and listening goes on. Nothing dies silently.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+
+from voicespit.clock import Clock
+from voicespit.errors import VoiceSpitError
+from voicespit.speech.listening.activity import VoiceActivity
+from voicespit.speech.listening.barge_in import TalkDetector
+from voicespit.speech.listening.echo import EchoStage
+from voicespit.speech.listening.echo_mask import EchoMask, Judged
+from voicespit.speech.listening.fed_timeline import FedTimeline
+from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.room_tone import RoomTone
+from voicespit.speech.listening.sources import AudioBlock, AudioSource
+from voicespit.speech.recognizer import Recognition, Recognizer
+
+_T = TypeVar("_T")
+
+_OFFSET_WINDOW = 200
+"""Blocks over which the smallest arrival delay is taken (20 s of 100 ms blocks): long
+enough to include a block that arrived on time, short enough to follow clock drift."""
+
+
+class ListenerError(VoiceSpitError):
+    """Voice input failed; the message says what and whether listening goes on."""
+
+
+class VoiceStoppedError(ListenerError):
+    """The recognizer failed: this listener has stopped for good (`detail` says why)."""
+
+
+def _nothing(time: float) -> None:
+    pass
+
+
+@dataclass
+class TalkHooks:
+    """What the listener reports about the player talking while the game speaks (clock times)."""
+
+    barge_in: Callable[[float], None] | None = None
+    """The player started speaking while the game was speaking: stop it. None: not watched
+    (without a canceller the game's own voice would look like the player's)."""
+    player_done: Callable[[float], None] = _nothing
+    """The utterance that barged in is over: held speech may go on."""
+    dropped: Callable[[float], None] = _nothing
+    """An utterance was lost because the game was speaking: ask the player to say it again."""
+
+
+class Listener:
+    def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
+                 on_result: Callable[[Recognition], None], clock: Clock, *,
+                 on_partial: Callable[[Recognition], None] | None = None,
+                 on_error: Callable[[VoiceSpitError], None] | None = None,
+                 reconnect_after: float | None = None, resume_after_quiet: float = 0.2,
+                 resync_limit: float = 2.0, echo: EchoStage | None = None,
+                 talk: TalkHooks | None = None, detector: TalkDetector | None = None,
+                 mask_echo: bool = True, answer_wait: float = 1.0) -> None:
+        """`echo`: cancel the game's sound first. `talk`: report barge-in and lost
+        utterances (with `detector`, or a default one). `mask_echo`: with a canceller and
+        barge-in, let the recognizer hear only the player while the game plays.
+        `answer_wait`: after the player has stopped, the longest wait for the recognizer's
+        answer before the game may speak again."""
+        self.source = source
+        self.recognizer = recognizer
+        self.gate = gate
+        self.clock = clock
+        self._on_result = on_result
+        self._on_partial = on_partial
+        self._on_error = on_error
+        self.reconnect_after = reconnect_after
+        self.resume_after_quiet = resume_after_quiet
+        self.resync_limit = resync_limit
+        self.errors: list[VoiceSpitError] = []
+        """Every error reported, in order (also passed to `on_error`)."""
+        self.utterances_dropped = 0
+        """Utterances lost because the game was speaking (each reported to `talk.dropped`)."""
+        self.echo = echo
+        self.talk = talk
+        self.detector = detector or TalkDetector()
+        self.answer_wait = answer_wait
+        cancelling = echo is not None and echo.canceller is not None
+        watching = talk is not None and talk.barge_in is not None
+        self.mask = EchoMask() if mask_echo and cancelling and watching else None
+        """Keeps the canceller's residual echo from the recognizer (`echo_mask`)."""
+        self.room_tone = RoomTone()
+        """With the mask: the room's background kept under what the recognizer hears."""
+        self.barge_ins = 0
+        self.echo_seconds = 0.0
+        """CPU seconds the echo canceller took on this thread (for the benchmark)."""
+        self._barged_in = False
+        self._awaiting_answer = False
+        """The player was heard and the recognizer has not answered yet: the game stays
+        quiet and the echo mask lets everything through, so the command can end."""
+        self._quiet_since: float | None = None
+        self._skipped_speech = False
+        self._player_heard = False
+        """Speech heard in this utterance while nothing was playing: the player's voice."""
+        self._drop_reported = False
+        self._activity = VoiceActivity()
+        self._offsets: collections.deque[float] = collections.deque(maxlen=_OFFSET_WINDOW)
+        self._timeline = FedTimeline()
+        self._fed_seconds = 0.0
+        self._feeding = False
+        self._resyncing = False
+        self._held_seconds = 0.0
+        self._source_healthy = True
+        self._stopping = threading.Event()
+        self._wakeup = threading.Event()
+        self._finished = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("a Listener starts once")
+        self._thread = threading.Thread(target=self._run, name="listener", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> bool:
+        """Stop listening and release the source; True when the thread has ended."""
+        self._stopping.set()
+        self._wakeup.set()
+        self.source.close()
+        return self.wait(timeout)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the thread to end (the source ran out, or stop()); True if it has."""
+        return self._finished.wait(timeout)
+
+    @property
+    def is_running(self) -> bool:
+        return self._thread is not None and not self._finished.is_set()
+
+    # The thread ----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while not self._stopping.is_set():
+                try:
+                    ended = self._pump(self.source.blocks())
+                except _RecognizerFailedError:
+                    raise
+                except Exception as error:  # the device: report, and maybe try again
+                    if self._source_failed(error):
+                        continue
+                    return
+                if ended:
+                    self._flush_mask()
+                    self._deliver(self._call_recognizer(self.recognizer.finish))
+                return
+        except _RecognizerFailedError as failure:
+            self._report(VoiceStoppedError("speech recognition stopped working",
+                                           detail=f"the recognizer failed: {failure.cause!r}"))
+        finally:
+            self._finished.set()
+
+    def _pump(self, blocks: Iterator[AudioBlock]) -> bool:
+        """Handle blocks until the source ends (True) or stop() is called (False)."""
+        for block in blocks:
+            if self._stopping.is_set():
+                return False
+            self._handle(block)
+        return not self._stopping.is_set()
+
+    def _handle(self, block: AudioBlock) -> None:
+        arrival = self.clock.now()
+        self._source_healthy = True
+        self._offsets.append(arrival - (block.start + block.duration))
+        offset = min(self._offsets)
+        microphone = np.frombuffer(block.pcm, dtype="<i2")
+        if self.echo is not None:
+            started = time.thread_time()
+            cancelled = self.echo.cancel(block, offset + block.start)
+            self.echo_seconds += time.thread_time() - started
+            if cancelled is None:
+                return
+            block, microphone = cancelled, self.echo.last_near
+        start = offset + block.start
+        self._watch_talk(block, microphone, start)
+        if self.mask is None:
+            self._hear(block, start)
+            return
+        talking = self.detector.talking or self._awaiting_answer
+        playing = self._is_game_audible(start)
+        if not playing and not talking:
+            self.room_tone.learn(np.frombuffer(block.pcm, dtype="<i2"))
+        for judged in self.mask.push(block, playing, talking):
+            self._hear_judged(judged, offset)
+
+    def _hear_judged(self, judged: Judged, offset: float) -> None:
+        if judged.heard:
+            block = judged.block
+            filled = self.room_tone.fill(np.frombuffer(block.pcm, dtype="<i2"))
+            self._hear(AudioBlock(filled.astype("<i2").tobytes(), block.start),
+                       offset + block.start)
+        elif self._feeding:  # only the game's residual from here: what began was its own
+            self._call_recognizer(self.recognizer.reset)
+            self._feeding = False
+
+    def _hear(self, block: AudioBlock, start: float) -> None:
+        """The gate, then the recognizer, for a block recorded from clock time `start`."""
+        self._activity.feed(block.pcm)
+        if self._activity.is_speaking and self._is_nothing_playing(start):
+            self._player_heard = True
+        if not self.gate.admits(start, start + block.duration):
+            if self._feeding:
+                if self._activity.heard_speech and self._player_heard:
+                    self._dropped(start)
+                self._call_recognizer(self.recognizer.reset)
+            self._feeding = False
+            self._resyncing = True
+            self._held_seconds = 0.0
+            return
+        if self._resyncing:
+            self._held_seconds += block.duration
+            activity = self._activity
+            # A pause between two words of one command is shorter than resume_after_quiet.
+            mid_command = activity.heard_speech and (
+                activity.is_speaking or activity.trailing_quiet < self.resume_after_quiet)
+            if mid_command and self._held_seconds < self.resync_limit:
+                self._skipped_speech = self._skipped_speech or self._player_heard
+                return
+            self._resyncing = False
+            # The player was still talking when the game stopped: lost, unless already said.
+            lost = self._skipped_speech and not self._drop_reported
+            self._skipped_speech = False
+            self._forget_utterance()
+            if lost:
+                self._dropped(start)
+            self._drop_reported = False
+        if not self._feeding:
+            self._timeline.add(self._fed_seconds, block.start)
+            self._feeding = True
+        results = self._call_recognizer(lambda: self.recognizer.accept_audio(block.pcm))
+        self._fed_seconds += block.duration
+        self._deliver(results)
+
+    def _flush_mask(self) -> None:
+        """The source ended: what the mask still holds is heard (or quieted) now."""
+        if self.mask is None or not self._offsets:
+            return
+        offset = min(self._offsets)
+        for judged in self.mask.flush():
+            self._hear_judged(judged, offset)
+
+    def _is_game_audible(self, start: float) -> bool:
+        """Whether the game's sound (or its echo in the room) may be in audio from `start`."""
+        return self.echo is not None and self.echo.far_heard_until > start - self.gate.tail
+
+    def _is_nothing_playing(self, start: float) -> bool:
+        """Whether the game has been silent long enough that a voice now is the player's.
+        Without a far end to ask, any voice counts."""
+        if self.echo is None:
+            return True
+        return self.echo.far_heard_until < start - self.gate.tail
+
+    def _forget_utterance(self) -> None:
+        self._activity.reset_utterance()
+        self._player_heard = False
+
+    def _watch_talk(self, block: AudioBlock, microphone: np.ndarray, start: float) -> None:
+        """Barge-in: the player's voice while the game speaks stops the game at once."""
+        if self.talk is None or self.talk.barge_in is None:
+            return
+        samples = np.frombuffer(block.pcm, dtype="<i2")
+        end = start + block.duration
+        far = self.echo.last_far[:len(samples)] if self.echo is not None else None
+        began = self.detector.feed(samples, microphone[:len(samples)],
+                                   self._is_game_audible(start), far)
+        if began:
+            self._awaiting_answer = True
+            if not self._barged_in and self.gate.is_game_speaking(end):
+                self._barged_in = True
+                self.barge_ins += 1
+                self._notify(self.talk.barge_in, self.clock.now())
+        if self.detector.talking or not self._awaiting_answer:
+            self._quiet_since = None
+        elif self._quiet_since is None:
+            self._quiet_since = start
+        elif end - self._quiet_since >= self.answer_wait:
+            self._player_done()  # no answer came: the game must not stay silent for it
+
+    def _player_done(self) -> None:
+        self._awaiting_answer = False
+        self._quiet_since = None
+        if self._barged_in and self.talk is not None:
+            self._barged_in = False
+            self._notify(self.talk.player_done, self.clock.now())
+
+    def _dropped(self, at: float) -> None:
+        self._drop_reported = True
+        self.utterances_dropped += 1
+        if self.talk is not None:
+            self._notify(self.talk.dropped, at)
+
+    def _notify(self, hook: Callable[[float], None], at: float) -> None:
+        try:
+            hook(at)
+        except Exception as error:
+            self._report(ListenerError(f"reporting the player's speech failed ({error!r}); "
+                                       "still listening"))
+
+    def _deliver(self, results: list[Recognition] | None) -> None:
+        for result in results or []:
+            mapped = self._timeline.to_source(result)
+            if mapped.is_final:
+                if mapped.text:  # a cough must not close a push-to-talk window
+                    self.gate.utterance_finished(self.clock.now())
+                self._forget_utterance()
+                self._player_done()
+                self._callback(self._on_result, mapped)
+            elif self._on_partial is not None:
+                self._callback(self._on_partial, mapped)
+
+    def _callback(self, handler: Callable[[Recognition], None], result: Recognition) -> None:
+        try:
+            handler(result)
+        except Exception as error:
+            self._report(ListenerError(f"handling {result.text!r} failed ({error!r}); "
+                                       "still listening"))
+
+    def _call_recognizer(self, call: Callable[[], _T]) -> _T:
+        try:
+            return call()
+        except Exception as error:
+            raise _RecognizerFailedError(error) from error
+
+    def _source_failed(self, error: Exception) -> bool:
+        """Report a source failure; True to try the source again."""
+        if not isinstance(error, VoiceSpitError):
+            error = ListenerError(f"voice input failed ({error!r})")
+        if self._source_healthy or self.reconnect_after is None:
+            self._report(error)  # once per outage, not at every failed reconnection
+        self._source_healthy = False
+        if self.reconnect_after is None:
+            return False
+        self._wakeup.clear()
+        if self._stopping.is_set():  # stop() came before the clear: do not wait for the timer
+            return False
+        timer = self.clock.call_later(self.reconnect_after, self._wakeup.set)
+        self._wakeup.wait()
+        timer.cancel()
+        self._feeding = False
+        self._offsets.clear()  # the gap broke the link between stream time and the clock
+        if self.mask is not None:
+            self.mask.clear()
+        if self.echo is not None:
+            self.echo.reset()
+        self._call_recognizer(self.recognizer.reset)
+        return not self._stopping.is_set()
+
+    def _report(self, error: VoiceSpitError) -> None:
+        self.errors.append(error)
+        if self._on_error is not None:
+            # A broken error handler must not hide the error itself (it is in self.errors).
+            with contextlib.suppress(Exception):
+                self._on_error(error)
+
+
+class _RecognizerFailedError(Exception):
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause

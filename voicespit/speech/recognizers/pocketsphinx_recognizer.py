@@ -1,0 +1,311 @@
+"""The zero-download recognizer: PocketSphinx with the US-English model its wheel ships.
+
+How an utterance goes (each step is a setting in `PocketSphinxSettings`, measured
+with it on and off; the README has the table):
+
+1. `SpeechDetector` finds speech against an adaptive noise floor, keeping 300 ms
+   of audio from before the trigger so quiet onsets (the s of six) are kept.
+2. At the first short pause the utterance so far is decoded. When the decoder
+   heard a whole command that nothing longer starts with ("seven on left", not
+   "seven"), followed by silence, the result goes out at once; a command that
+   could go on waits a little longer, and anything else waits for a long pause.
+   In noise, where the quiet sounds between words drown, the waits are longer.
+3. Each decode is of the whole utterance at once, so cepstral mean normalisation
+   uses the utterance's own mean. Before decoding, stationary noise is suppressed
+   (the audio before the speech is the noise sample) and a faint comfort noise
+   fills digital silence.
+4. The grammar is the exact list of sentences as a minimal word graph, with a
+   garbage path of free phones beside it: chatter fits the garbage better than
+   any command and comes out rejected.
+5. A second decode of differently cleaned audio must name the same command, or
+   the result is rejected: refusing is better than guessing. It runs in a child
+   process at the same time as the first (second_opinion.py).
+
+Optionally a free phone-loop decoder gives a confidence (the grammar's score
+against the loop's); it is off by default (see the README for what it costs).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import math
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from voicespit.speech.language.grammar import sentences as grammar_sentences
+from voicespit.speech.language.parser import command_in
+from voicespit.speech.language.word_graph import proper_prefixes
+from voicespit.speech.listening.endpoint import FrameEvent, SpeechDetector
+from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
+from voicespit.speech.recognizers.pocketsphinx_engine import (
+    Decoded,
+    DecoderPair,
+    PocketSphinxSettings,
+)
+from voicespit.speech.recognizers.second_opinion import SecondOpinion
+from voicespit.speech.signal import (
+    FRAME,
+    FrameCutter,
+    Samples,
+    add_comfort_noise,
+    speech_band_energy_db,
+    suppress_noise,
+    to_pcm,
+)
+
+FRAME_SECONDS = FRAME / SAMPLE_RATE
+HELPER_RESTARTS = 3
+"""How often the second-opinion child is started again after it died (killed, crashed);
+past that, the second decode stays in this process for good."""
+HELPER_RESTARTED = "Listening restarted; nothing you said was lost."
+
+__all__ = ["PocketSphinxRecognizer", "PocketSphinxSettings"]
+
+
+
+class PocketSphinxRecognizer:
+    """The Recognizer protocol over PocketSphinx; endpointing happens inside."""
+
+    name = "pocketsphinx"
+
+    def __init__(self, phrases: Sequence[str] | None = None, *,
+                 settings: PocketSphinxSettings | None = None,
+                 model_dir: Path | None = None) -> None:
+        """Load the model (the wheel's en-us one unless `model_dir` is given).
+
+        Raises RecognizerError naming what is missing when pocketsphinx or the
+        model cannot be loaded.
+        """
+        self.settings = settings = settings if settings is not None else PocketSphinxSettings()
+        self._engine = DecoderPair(settings, model_dir)
+        # With live CMN every decode moves the decoder's running mean, so the second
+        # decode must stay in this decoder for the results to be the same.
+        in_child = settings.agreement and settings.agreement_in_child and settings.batch_cmn
+        self._model_dir = model_dir
+        self._second_opinion = SecondOpinion(settings, model_dir) if in_child else None
+        self._helper_restarts = 0
+        self.on_trouble: Callable[[str], None] | None = None
+        """Told, in a sentence fit to say, when the recognizer recovered from a failure."""
+        self._detector = SpeechDetector(settings.endpoint)
+        self._cutter = FrameCutter()
+        self._frames_fed = 0
+        preroll = settings.endpoint.preroll_frames + settings.endpoint.start_frames
+        self._ring: collections.deque[Samples] = collections.deque(maxlen=preroll)
+        self._utterance: list[Samples] = []
+        self._noise: Samples = np.zeros(0)
+        self._utterance_start = 0
+        self._last_partial = ""
+        self._paused: Decoded | None = None
+        self.set_phrases(grammar_sentences() if phrases is None else phrases)
+
+    # ------------------------------------------------------------ the protocol
+
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        sentences = [" ".join(p.split()) for p in phrases if p.split() and p != "[unk]"]
+        if not sentences:
+            raise RecognizerError("the recognizer needs at least one phrase to listen for")
+        self._sentences = frozenset(sentences)
+        self._sentence_list = sentences
+        self._prefixes = proper_prefixes(sentences)
+        self._engine.use_sentences(sentences)
+        if self._second_opinion is not None:
+            self._second_opinion.use_sentences(sentences)
+
+    def set_prior(self, preferred: Collection[str]) -> None:
+        """A grammar decoder cannot weigh sentences: it hears every phrase alike."""
+
+    def accept_audio(self, pcm: bytes) -> list[Recognition]:
+        return [result for frame in self._cutter.frames(pcm)
+                if (result := self._push_frame(frame)) is not None]
+
+    def finish(self) -> list[Recognition]:
+        """End of stream: decide the utterance in progress, then start a fresh stream."""
+        results = []
+        if self._detector.in_speech and self._utterance:
+            ticket = self._ask_second_opinion()
+            results.append(self._final(self._confirmed(self._decode(final=True), ticket)))
+        self._detector = SpeechDetector(self.settings.endpoint)
+        self._engine.new_stream()
+        self._cutter.clear()
+        self._frames_fed = 0
+        self._ring.clear()
+        self._utterance = []
+        return results
+
+    def reset(self) -> None:
+        self._detector.reset()
+        self._utterance = []
+        self._ring.clear()
+        self._last_partial = ""
+
+    # ------------------------------------------------------------ one frame
+
+    def _push_frame(self, frame: Samples) -> Recognition | None:
+        self._frames_fed += 1
+        event = self._detector.push(speech_band_energy_db(frame))
+        if event is FrameEvent.QUIET:
+            self._ring.append(frame)
+            return None
+        if event is FrameEvent.STARTED:
+            loud = self.settings.endpoint.start_frames - 1
+            before = list(self._ring)
+            self._noise = np.concatenate(before[:len(before) - loud]) if len(before) > loud \
+                else np.zeros(0)
+            self._utterance = [*before, frame]
+            self._utterance_start = self._frames_fed - len(self._utterance)
+            self._ring.clear()
+            self._last_partial = ""
+            self._paused = None
+            return None
+        self._utterance.append(frame)
+        if self._detector.quiet_frames == 0:
+            self._paused = None
+        if event is FrameEvent.PAUSED and self.settings.end_on_hypothesis:
+            settled = self._detector.quiet_frames >= self._detector.settle_after
+            cached = self._paused
+            if settled and cached is not None and (cached.margin is not None
+                                                   or not self.settings.phone_loop):
+                # Nothing but silence since the first pause: its decode still holds,
+                # and not decoding again saves a decode's time off the latency.
+                decoded = cached
+            else:
+                # Confirmed at once, even a command that could go on ("seven"): when it
+                # settles, it can then go out without another decode.
+                ticket = self._ask_second_opinion()
+                decoded = self._paused = self._confirmed(self._decode(final=False), ticket)
+            if self._is_said(decoded):
+                self._detector.reset()
+                return self._final(decoded)
+            if decoded.text and decoded.text != self._last_partial:
+                self._last_partial = decoded.text
+                return self._recognition(decoded, is_final=False)
+            return None
+        if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
+            ticket = self._ask_second_opinion()
+            return self._final(self._confirmed(self._decode(final=True), ticket))
+        return None
+
+    # ------------------------------------------------------------ decoding
+
+    def _decode(self, *, final: bool) -> Decoded:
+        samples = np.concatenate(self._utterance)
+        if self.settings.noise_suppression:
+            samples = suppress_noise(samples, self._noise,
+                                     floor_gain=self.settings.noise_floor_gain)
+        pcm = to_pcm(add_comfort_noise(samples, self.settings.comfort_noise))
+        return self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
+                                   else lambda text: True)
+
+    @property
+    def helper_pid(self) -> int | None:
+        """The process id of the second-opinion child while it takes requests (it has
+        loaded its model and has not failed). Ask on the recognizer's own thread."""
+        helper = self._second_opinion
+        return helper.pid if helper is not None and helper.ready() else None
+
+    def _ask_second_opinion(self) -> int | None:
+        """Hand the second audio to the child before the first decode starts, so that
+        both decodes run at once; we only know afterwards whether it is needed."""
+        helper = self._second_opinion
+        if helper is None:
+            return None
+        if not helper.ready():
+            if not helper.usable:
+                self._restart_helper(helper)
+            return None  # no audio prepared for a child that cannot take it
+        return helper.ask(self._second_audio())
+
+    def _restart_helper(self, dead: SecondOpinion) -> None:
+        """The child died: meanwhile this process decodes for it (so nothing is lost),
+        and a new child is started, unless it failed by itself or keeps dying."""
+        self._second_opinion = None
+        if dead.failed_itself or self._helper_restarts >= HELPER_RESTARTS:
+            return
+        self._helper_restarts += 1
+        helper = SecondOpinion(self.settings, self._model_dir)
+        helper.use_sentences(self._sentence_list)
+        self._second_opinion = helper
+        if self.on_trouble is not None:
+            self.on_trouble(HELPER_RESTARTED)
+
+    def _confirmed(self, decoded: Decoded, ticket: int | None) -> Decoded:
+        """With `agreement`, a command about to go out is decoded again from differently
+        prepared audio (lighter suppression, a louder comfort floor); if the second
+        decode names another command, the result is disputed and will be refused."""
+        if not self.settings.agreement or decoded.text not in self._sentences:
+            return decoded
+        other = None
+        if ticket is not None and self._second_opinion is not None:
+            other = self._second_opinion.answer(ticket)
+        if other is None:
+            # No child, or it could not answer: the same decode here, only later.
+            other = self._engine.decode(self._second_audio(),
+                                        measure_margin=lambda text: False).text
+        return dataclasses.replace(decoded, disputed=command_in(other) != command_in(decoded.text))
+
+    def _second_audio(self) -> bytes:
+        raw = np.concatenate(self._utterance)
+        second = suppress_noise(raw, self._noise, floor_gain=self.settings.agreement_floor_gain)
+        return to_pcm(add_comfort_noise(second, self.settings.agreement_comfort_noise))
+
+    def _worth_measuring(self, text: str) -> bool:
+        """At a pause the phone loop (a second decode) runs only if the command may go out."""
+        if text not in self._sentences:
+            return False
+        return text not in self._prefixes or \
+            self._detector.quiet_frames >= self._detector.settle_after
+
+    def _is_said(self, decoded: Decoded) -> bool:
+        """At a pause: did the decoder hear a whole command, followed by real silence?
+
+        A grammar decoder completes a half-said command ("move four to" becomes
+        "move four to two"), so the last word must end well before the audio does.
+        A command that could go on ("seven") must wait for `settle_frames`.
+        """
+        if decoded.text not in self._sentences or decoded.end_frame is None:
+            return False
+        trailing = len(self._utterance) - 1 - decoded.end_frame
+        if trailing < self.settings.trailing_silence_frames:
+            return False
+        settled = self._detector.quiet_frames >= self._detector.settle_after
+        if decoded.text in self._prefixes and not settled:
+            return False
+        return self._is_confident(decoded)
+
+    def _is_confident(self, decoded: Decoded) -> bool:
+        if decoded.disputed:
+            return False
+        threshold = self.settings.confidence_threshold
+        if threshold is None:
+            return True
+        return decoded.margin is not None and decoded.margin >= threshold
+
+    def _final(self, decoded: Decoded) -> Recognition:
+        self._utterance = []
+        self._paused = None
+        self._ring.clear()
+        return self._recognition(decoded, is_final=True)
+
+    def _recognition(self, decoded: Decoded, *, is_final: bool) -> Recognition:
+        start = end = None
+        if decoded.start_frame is not None and decoded.end_frame is not None:
+            start = (self._utterance_start + decoded.start_frame) * FRAME_SECONDS
+            end = (self._utterance_start + decoded.end_frame + 1) * FRAME_SECONDS
+        confidence = None
+        if decoded.margin is not None:
+            threshold = self.settings.confidence_threshold or 0.0
+            exponent = (threshold - decoded.margin) / self.settings.confidence_scale
+            confidence = 1.0 / (1.0 + math.exp(min(60.0, exponent)))
+        known = decoded.text in self._sentences
+        unsure = bool(decoded.text) and not (known and self._is_confident(decoded))
+        rejected = is_final and (decoded.garbage or unsure)
+        scores = {"phone_margin": decoded.margin} if decoded.margin is not None else {}
+        return Recognition(text=decoded.text, is_final=is_final, confidence=confidence,
+                           speech_start=start, speech_end=end,
+                           emitted_at=self._frames_fed * FRAME_SECONDS, rejected=rejected,
+                           scores=scores or None)
+
+
