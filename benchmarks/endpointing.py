@@ -21,6 +21,7 @@ within `SETTLE`, the Whisper recognizer's waits). Against the true speech
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -28,10 +29,11 @@ from collections.abc import Callable
 import numpy as np
 
 from benchmarks.speech import CORPUS
-from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
 from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.listening.voiced_endpoint import VoicedEndpointer
 from voicespit.speech.recognizers.transcription import percentile, read_corpus
-from voicespit.speech.signal import FRAME, speech_band_energy_db, to_samples
+from voicespit.speech.signal import FRAME, to_samples
 
 RATE = 16_000
 PAUSE = 0.08
@@ -41,14 +43,16 @@ Marks = tuple[list[bool], float]
 """Per frame, speech or not; and the frame's length in seconds."""
 
 
-def ours(pcm: bytes) -> Marks:
-    detector = SpeechDetector(EndpointSettings())
+def ours(pcm: bytes, mode: str = "energy") -> Marks:
+    """The endpointer (`VoicedEndpointer`) in one of the Whisper recognizer's
+    `voice_activity` modes."""
+    endpointer = VoicedEndpointer(EndpointSettings(), mode)
     samples = to_samples(pcm)
     marks = []
     for offset in range(0, len(samples) - FRAME + 1, FRAME):
-        event = detector.push(speech_band_energy_db(samples[offset:offset + FRAME]))
+        event = endpointer.push(samples[offset:offset + FRAME])
         marks.append(event in (FrameEvent.STARTED, FrameEvent.SPEAKING, FrameEvent.PAUSED)
-                     and detector.quiet_frames == 0)
+                     and endpointer.detector.quiet_frames == 0)
     return marks, FRAME / RATE
 
 
@@ -71,8 +75,10 @@ def silero(pcm: bytes, threshold: float = 0.5) -> Marks:
 
 
 DETECTORS: dict[str, Callable[[bytes], Marks]] = {
-    "endpoint.py (ours)": ours, "WebRTC VAD (aggressiveness 2)": webrtc,
-    "Silero VAD (threshold 0.5)": silero}
+    "endpoint.py (ours)": ours,
+    "endpoint.py with Silero's probability": functools.partial(ours, mode="silero"),
+    "endpoint.py, Silero in noisy utterances": functools.partial(ours, mode="silero in noise"),
+    "WebRTC VAD (aggressiveness 2)": webrtc, "Silero VAD (threshold 0.5)": silero}
 
 
 def utterances(marks: list[bool], frame: float) -> list[tuple[float, float, float]]:
@@ -101,10 +107,16 @@ def utterances(marks: list[bool], frame: float) -> list[tuple[float, float, floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", action="append")
+    parser.add_argument("--split", action="append",
+                        help="default: fsdd-test and heldout (choose on fsdd-tuning and tuning)")
+    parser.add_argument("--every", type=int, default=1, help="take every Nth file")
+    parser.add_argument("--detector", action="append", choices=DETECTORS,
+                        help="default: every detector")
     args = parser.parse_args()
+    detectors = {name: DETECTORS[name] for name in args.detector or DETECTORS}
     for split in args.split or ["fsdd-test", "heldout"]:
-        items = [item for item in read_corpus(CORPUS / split) if item.kind == "command"]
+        items = [item for item in read_corpus(CORPUS / split)[::args.every]
+                 if item.kind == "command"]
         starts = {line.split("\t")[0]: float(line.split("\t")[1]) for line in
                   (CORPUS / split / "timings.tsv").read_text().splitlines()[1:]}
         print(f"\nsplit {split} ({len(items)} commands)\n")
@@ -112,7 +124,7 @@ def main() -> None:
               "| ms per s |")
         print("|---|---|---:|---:|---:|---:|---:|---:|")
         audio = {item.name: read_wav(item.path)[0] for item in items}
-        for name, detect in DETECTORS.items():
+        for name, detect in detectors.items():
             by_condition: dict[str, list[tuple[bool, bool, bool, float | None]]] = {}
             spent = 0.0
             for item in items:

@@ -9,7 +9,9 @@ can be compared on the same machine load. Each configuration runs in a fresh pro
 (so peak memory and load time are its own), streams every file exactly as
 `voicespit recognize` does, and prints one Markdown table row: accuracy per noise
 condition (the corpus's first path part), then wrong, refused, chatter taken,
-latency, real-time factor, peak memory and model load time. With --by-speaker a
+latency, real-time factor (wall clock, waits for a core included), the same in processor
+time (what a machine with nothing else running would take), peak memory and model load
+time. With --by-speaker a
 row per speaker or voice (the second path part of the real corpus) follows. With
 --runs N the latency and speed figures are medians over N runs (the machine is
 shared: single runs are noisy); the accuracy figures are identical run to run
@@ -40,6 +42,11 @@ WHISPER = WhisperSettings()
 WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper": WHISPER,
     "whisper without rejection": dataclasses.replace(WHISPER, margin=0.0, deficit_per_token=1e9),
+    "whisper with two windows and margin 1.5": dataclasses.replace(
+        WHISPER, shifts=(0.0, 0.01), margin=1.5, prune_within=5.0),
+    "whisper with two windows, margin 1.5 and the ace/eight margin": dataclasses.replace(
+        WHISPER, shifts=(0.0, 0.01), margin=1.5, prune_within=5.0, confusable_margin=4.0),
+    "whisper with the slot margin 2.0": dataclasses.replace(WHISPER, slot_margin=2.0),
     "whisper plus the unconstrained check": dataclasses.replace(WHISPER, unconstrained_gap=5.0),
     "whisper, bare words only": dataclasses.replace(WHISPER, written_forms=False),
     "whisper without the token bonus": dataclasses.replace(WHISPER, token_bonus=0.0),
@@ -47,6 +54,10 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
         WHISPER, most_seconds_per_syllable=0.6, most_seconds_alone=0.6),
     "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
         WHISPER, endpoint=EndpointSettings(settle_frames=25)),
+    "whisper with Silero VAD": dataclasses.replace(WHISPER, voice_activity="silero"),
+    "whisper with Silero in noise": dataclasses.replace(WHISPER,
+                                                        voice_activity="silero in noise"),
+    "whisper with the energy endpointer": dataclasses.replace(WHISPER, voice_activity="energy"),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")
@@ -95,12 +106,12 @@ def make(name: str, overrides: dict[str, Any] | None) -> Recognizer:
     return PocketSphinxRecognizer(settings=settings)
 
 
-def run_config(name: str, split: str,
-               overrides: dict[str, Any] | None = None) -> dict[str, object]:
+def run_config(name: str, split: str, overrides: dict[str, Any] | None = None,
+               every: int = 1) -> dict[str, object]:
     started = time.perf_counter()
     recognizer = make(name, overrides)
     load_seconds = time.perf_counter() - started
-    results = list(transcribe_all(recognizer, read_corpus(CORPUS / split)))
+    results = list(transcribe_all(recognizer, read_corpus(CORPUS / split)[::every]))
     summary = summarize(results)
     summary["config"] = name
     summary["load_seconds"] = round(load_seconds, 2)
@@ -148,17 +159,20 @@ def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None =
         return statistics.median(values) if values else None
 
     cells = [name, *(_cell(by[c]["command_accuracy"]) if c in by else "-" for c in conditions),
-             _cell(first["wrong_rate"]), _cell(first["reject_rate"]),
+             _cell(first["wrong_rate"]), _cell(first.get("wrong_move_rate")),
+             _cell(first["reject_rate"]),
              _cell(first["chatter_false_accept"]), _cell(median("latency_ms_p50"), 0),
              _cell(median("latency_ms_p95"), 0), _cell(median("real_time_factor")),
+             _cell(median("cpu_real_time_factor")),
              _cell(median("peak_rss_mb"), 0), _cell(median("load_seconds"), 2)]
     return "| " + " | ".join(cells) + " |"
 
 
 def header(conditions: list[str]) -> str:
     names = " | ".join(conditions)
-    return (f"| configuration | {names} | wrong | reject | chatter FA | p50 ms | p95 ms | RTF "
-            f"| RSS MB | load s |\n|---|{'---:|' * (len(conditions) + 8)}")
+    return (f"| configuration | {names} | wrong | wrong move | reject | chatter FA | p50 ms "
+            f"| p95 ms | RTF | CPU RTF | RSS MB | load s |\n"
+            f"|---|{'---:|' * (len(conditions) + 10)}")
 
 
 def main() -> None:
@@ -171,6 +185,8 @@ def main() -> None:
     parser.add_argument("--by-speaker", action="store_true",
                         help="a row per speaker (the real corpus) after each configuration")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--every", type=int, default=1,
+                        help="take every Nth file (quick tuning runs; odd N mixes conditions)")
     parser.add_argument("--out", type=Path, help="also write every summary here as JSON lines")
     parser.add_argument("--set", action="append", default=[], metavar="SETTING=JSON",
                         help="override a PocketSphinxSettings field (for tuning on the "
@@ -182,14 +198,16 @@ def main() -> None:
     conditions = sorted({line.split("/", 1)[0] for line in
                          (CORPUS / args.split / "manifest.tsv").read_text().splitlines()[1:]
                          if "/" in line})
-    print(f"split {args.split}; load average {os.getloadavg()[0]:.1f} at start")
+    every = f", every {args.every}th file" if args.every > 1 else ""
+    print(f"split {args.split}{every}; load average {os.getloadavg()[0]:.1f} at start")
     print(header(conditions))
     context = multiprocessing.get_context("spawn")
     for name in names:
         runs = []
         for _ in range(args.runs):
             with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-                runs.append(pool.submit(run_config, name, args.split, overrides).result())
+                runs.append(pool.submit(run_config, name, args.split, overrides,
+                                        args.every).result())
         if args.out is not None:
             with args.out.open("a") as out:
                 for run in runs:

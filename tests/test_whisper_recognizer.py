@@ -119,6 +119,20 @@ def test_pruning_keeps_the_best_sentences_exact(whisper_model: WhisperModel) -> 
     assert np.allclose(pruned[close], full[close], atol=1e-4)
     assert np.all(pruned[~close] <= full.max() - 5.0)
     assert np.isfinite(pruned).sum() < len(phrases) / 2, "most branches were not decoded"
+    # A bonus that lifts the best sentence far above zero (the per-token bonus does)
+    # still leaves it and its close rivals exact, however tight the pruning.
+    bonus = np.full(len(phrases), 6.0)
+    lifted = trie.score(decoder, encoded, bonus=bonus, within=2.0).log_probability
+    assert np.isclose(lifted.max(), full.max() + 6.0, atol=1e-4)
+    assert phrases[int(np.argmax(lifted))] == "seven"
+    # A trie of a few of the sentences (the shifted window's shortlist) scores them
+    # exactly as the whole trie does.
+    few = [index for index, phrase in enumerate(phrases)
+           if phrase in ("seven", "seven on left", "eleven", "yes", "what can i say")]
+    small = TokenTrie(whisper_model.start_sequence, [tokens[i] for i in few],
+                      whisper_model.end_of_text)
+    alone = small.score(decoder, encoded).log_probability
+    assert np.allclose(alone, full[few], atol=1e-4)
 
 
 # ------------------------------------------------------------------ bad audio

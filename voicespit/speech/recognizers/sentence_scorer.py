@@ -306,7 +306,8 @@ class TokenTrie:
         cannot come within `within` of the best sentence found so far are not decoded
         (a token's log-probability is never positive, so a prefix already that far
         behind can only fall further): their sentences score -inf. The best sentence
-        and every one within `within` of it are exact.
+        and every one within `within` of it are exact. With `within` infinite every
+        branch is decoded (for a trie of a few sentences: no probe for a bar first).
         """
         width = decoder.width
         bonus = np.zeros(len(self.paths)) if bonus is None else np.asarray(bonus, dtype=np.float64)
@@ -314,6 +315,9 @@ class TokenTrie:
         reach = np.zeros(self.size)
         for sentence, nodes_of in enumerate(self.paths):
             np.maximum.at(reach, nodes_of, bonus[sentence])
+        # The start sequence leads to every sentence. (Left at 0, a bonus that lifts the
+        # best sentence more than `within` above 0 pruned every branch at the root.)
+        reach[:len(self.prefix)] = bonus.max(initial=0.0)
         cross = decoder.audio_attention(encoded)
         self_keys = [np.zeros((self.size, width), np.float32) for _ in decoder.layers]
         self_values = [np.zeros((self.size, width), np.float32) for _ in decoder.layers]
@@ -321,7 +325,13 @@ class TokenTrie:
         best = np.zeros(self.size)  # the best token's log-probability at the node's step
         prefix = np.zeros(self.size)  # the path's log-probability up to and with the node
         decoded = np.zeros(self.size, dtype=bool)
-        best_sentence = self._probe(decoder, cross, self_keys, self_values, bonus)
+        first_logits: Floats | None = None
+        if math.isinf(within):
+            best_sentence = -math.inf  # nothing to prune: no bar needed
+        else:
+            best_sentence, first_logits = self._probe(decoder, cross, self_keys, self_values,
+                                                      bonus)
+        last_of_prefix = len(self.prefix) - 1 if first_logits is not None else -1
         for level, all_nodes in enumerate(self.levels):
             reachable = decoded[self.parents[all_nodes]] | (level == 0)
             hopeful = prefix[all_nodes] + reach[all_nodes] >= best_sentence - within
@@ -330,10 +340,15 @@ class TokenTrie:
             if not len(nodes):
                 continue
             decoded[nodes] = True
-            path = self.ancestry[level][chosen]
             batch = len(nodes)
-            x = decoder.embed(self.tokens[nodes], level)
-            logits = decoder.step(x, cross, self_keys, self_values, nodes, path)
+            if level < last_of_prefix:
+                continue  # the probe stored the start sequence's keys and values
+            if level == last_of_prefix and first_logits is not None:
+                logits = first_logits[None, :]  # and the logits of the first word's token
+            else:
+                x = decoder.embed(self.tokens[nodes], level)
+                logits = decoder.step(x, cross, self_keys, self_values, nodes,
+                                      self.ancestry[level][chosen])
             top = logits.max(axis=1, keepdims=True)
             normaliser = top[:, 0] + np.log(np.exp(logits - top).sum(axis=1))
             # Scatter each child's log-probability from its parent's row.
@@ -361,14 +376,16 @@ class TokenTrie:
 
     def _probe(self, decoder: Decoder, cross: list[tuple[Floats, Floats]],
                self_keys: list[Floats], self_values: list[Floats],
-               bonus: npt.NDArray[np.float64]) -> float:
+               bonus: npt.NDArray[np.float64]) -> tuple[float, Floats]:
         """The score of one likely sentence, found by following the likeliest child from
         the root: a bar that lets the level-by-level pass prune from its first level
         (otherwise nothing is pruned until some sentence has ended, and the first to end
-        are the short, unlikely ones). One batch-of-one step per token; the keys and
-        values it stores are the ones the level pass computes again."""
+        are the short, unlikely ones). One batch-of-one step per token; the level pass
+        computes its nodes again, except the start sequence, whose keys and values it
+        keeps, with the logits after it (returned)."""
         node = 0
         total = 0.0
+        first_logits: Floats | None = None
         while True:
             path = np.asarray(self._path_to(node))
             x = decoder.embed(self.tokens[node:node + 1], len(path) - 1)
@@ -377,9 +394,11 @@ class TokenTrie:
             if node < len(self.prefix) - 1:
                 node += 1  # the start sequence: each token's only child is the next
                 continue
+            if first_logits is None:
+                first_logits = logits
             children = self.children_of[node]
             if not len(children):
-                return -math.inf
+                return -math.inf, first_logits
             top = float(logits.max())
             normaliser = top + math.log(float(np.exp(logits - top).sum()))
             columns = np.fromiter((decoder.column[int(token)] for token in self.tokens[children]),
@@ -388,7 +407,7 @@ class TokenTrie:
             total += float(logits[columns[choice]]) - normaliser
             node = int(children[choice])
             if self.tokens[node] == self.end_of_text:
-                return total + self.bonus_of_end(node, bonus)
+                return total + self.bonus_of_end(node, bonus), first_logits
 
     def _path_to(self, node: int) -> list[int]:
         """The trie nodes from the root down to `node`."""

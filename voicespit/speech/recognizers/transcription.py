@@ -53,6 +53,10 @@ class FileResult:
     latency_ms: float | None = None
     audio_seconds: float = 0.0
     processing_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    """Processor time the recognizer took (all its threads): what the file costs on a
+    machine with nothing else running, where `processing_seconds` counts the wait for
+    a core on a busy one."""
     error: str | None = None
     note: str | None = None
 
@@ -75,6 +79,16 @@ class FileResult:
     def wrong(self) -> bool:
         """A command came out that was not said (worse than a refusal)."""
         return self.item.kind == "command" and bool(self.commands) and not self.correct
+
+    @property
+    def wrong_move(self) -> bool:
+        """A move or round action came out that was not said: a card played, a pile
+        slapped, a stockpile turned that the player did not ask for. The worst kind of
+        wrong: the others ("no" for "nine") are refused or answered by the game."""
+        if self.item.kind == "command":
+            return any(command.is_action and command != self.expected
+                       for command in self.commands)
+        return False
 
     def as_json(self) -> dict[str, object]:
         expected = self.item.transcript if self.item.kind is not None else None
@@ -149,10 +163,11 @@ def transcribe(recognizer: Recognizer, item: CorpusItem,
         last = index == len(blocks)
         arrival = result.audio_seconds if last else \
             min(result.audio_seconds, (index + 1) * block_seconds)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         recognitions = recognizer.finish() if last else recognizer.accept_audio(blocks[index])
         spent = time.perf_counter() - started
         result.processing_seconds += spent
+        result.cpu_seconds += time.process_time() - started_cpu
         done = max(arrival, done) + spent
         finals += [(recognition, done) for recognition in recognitions if recognition.is_final]
     _decide(result, finals)
@@ -203,6 +218,8 @@ def summarize(results: list[FileResult]) -> dict[str, object]:
         "latency_ms_p95": _rounded(percentile(latencies, 0.95)),
         "real_time_factor": round(sum(r.processing_seconds for r in results) / audio, 4)
         if audio else None,
+        "cpu_real_time_factor": round(sum(r.cpu_seconds for r in results) / audio, 4)
+        if audio else None,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "files": len(results),
         "errors": sum(1 for r in results if r.error),
@@ -225,6 +242,7 @@ def _rates(results: list[FileResult]) -> dict[str, object]:
     return {
         "command_accuracy": share(sum(1 for r in commands if r.correct), len(commands)),
         "wrong_rate": share(sum(1 for r in commands if r.wrong), len(commands)),
+        "wrong_move_rate": share(sum(1 for r in commands if r.wrong_move), len(commands)),
         "reject_rate": share(sum(1 for r in commands if not r.commands), len(commands)),
         "chatter_false_accept": share(sum(1 for r in chatter if r.commands), len(chatter)),
         "commands": len(commands),

@@ -1,0 +1,264 @@
+"""Tuning Whisper's refusal rule on recorded scores, without decoding again.
+
+    python -m benchmarks.whisper_replay record --split tuning --out /tmp/tuning.pkl
+    python -m benchmarks.whisper_replay replay /tmp/tuning.pkl [/tmp/fsdd-tuning.pkl ...]
+
+`record` streams a split through the Whisper recognizer exactly as the game
+does, with refusal off (so every utterance ends in a final) and every window
+shift of `--shifts` scored, and saves each final's scores. `replay` applies the
+game's own rule (`whisper_choice.choose`) over a grid of shift sets, margins,
+slot margins and deficit limits and prints, per recording and setting,
+accuracy, wrong and refused per condition and chatter taken, so the settings are
+chosen on tuning splits and the chosen one is then measured, streaming, by
+`benchmarks.speech` on the held-out splits.
+
+Replaying over a run without refusal is an approximation of the streaming
+game: when the game refuses at a pause it waits for more audio, which the
+recording never heard. `benchmarks.speech` measures the real thing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import pickle
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.speech import CORPUS
+from voicespit.speech.language.parser import command_in, parse
+from voicespit.speech.recognizer import Recognition
+from voicespit.speech.recognizers.transcription import read_corpus, transcribe
+from voicespit.speech.recognizers.whisper_choice import CommandTable, WindowScores, choose
+from voicespit.speech.recognizers.whisper_recognizer import (
+    Scored,
+    WhisperRecognizer,
+    WhisperSettings,
+    syllables,
+)
+
+RECORDED_WITHIN = 8.0
+
+
+class _Recording(WhisperRecognizer):
+    """The recognizer, keeping the window scores of every final it gives."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kept: list[dict[str, Any]] = []
+
+    def _final(self, answer: Scored) -> Recognition:
+        self.kept.append({
+            "totals": np.stack([w.totals for w in answer.windows]).astype(np.float32),
+            "deficits": np.stack([w.deficits for w in answer.windows]).astype(np.float32),
+            "pooled": np.stack([w.pooled for w in answer.windows]).astype(np.float32),
+            "speech_seconds": answer.speech_seconds})
+        return super()._final(answer)
+
+
+def record(split: str, shifts: tuple[float, ...], out: Path, every: int) -> None:
+    """Writes a header, then one pickle per file as it is done (a partial recording
+    replays too)."""
+    from voicespit.speech.recognizers.whisper_model import WhisperModel
+
+    # Wide pruning, so that replays can narrow it (`Rule.within`).
+    settings = dataclasses.replace(WhisperSettings(), margin=0.0, deficit_per_token=1e9,
+                                   shifts=shifts, prune_within=RECORDED_WITHIN,
+                                   shifted_prune_within=RECORDED_WITHIN)
+    recognizer = _Recording(WhisperModel.load(), settings=settings)
+    table = recognizer.table
+    with out.open("wb") as file:
+        pickle.dump({"split": split, "shifts": shifts, "sentences": list(table.sentences),
+                     "sentence_of": list(table.sentence_of)}, file)
+        for item in read_corpus(CORPUS / split)[::every]:
+            recognizer.kept = []
+            transcribe(recognizer, item)
+            pickle.dump({"name": item.name, "kind": item.kind, "expected": item.transcript,
+                         "finals": recognizer.kept}, file)
+            file.flush()
+
+
+def load(path: Path) -> dict[str, Any]:
+    """A recording: its header with "files", every file recorded so far."""
+    with path.open("rb") as file:
+        recording: dict[str, Any] = pickle.load(file)
+        recording.setdefault("files", [])
+        while True:
+            try:
+                recording["files"].append(pickle.load(file))
+            except EOFError:
+                return recording
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    shifts: tuple[int, ...]
+    """Indices into the recording's shifts."""
+    margin: float
+    slot_margin: float | None
+    deficit: float
+    confusable_margin: float | None = None
+    token_bonus: float = WhisperSettings.token_bonus
+    """Per token; the recording was made with the default, the difference is applied."""
+    seconds_per_syllable: float | None = None
+    """The duration check (`WhisperSettings.most_seconds_per_syllable`), or None."""
+    within: float = WhisperSettings.prune_within
+    """Pruning distance: scores further behind the best are taken as that far (what
+    pruning closer than the recording's would have given)."""
+    shifted_within: float = WhisperSettings.shifted_prune_within
+    """The same for the shifted windows after the first."""
+
+
+def form_lengths(recording: dict[str, Any]) -> np.ndarray:
+    """Tokens (with the end of text) of every written form the recording scored."""
+    from voicespit.speech.recognizers.whisper_model import shipped_model_dir, written_forms
+    from voicespit.speech.recognizers.whisper_tokens import Tokenizer
+
+    if "lengths" not in recording:
+        folder = shipped_model_dir()
+        assert folder is not None, "the Whisper model is not installed"
+        tokenizer = Tokenizer.load(folder)
+        texts = [text for sentence in recording["sentences"] for text in written_forms(sentence)]
+        assert len(texts) == len(recording["sentence_of"]), "recorded with other written forms"
+        recording["lengths"] = np.asarray([len(tokenizer.encode(" " + text)) + 1
+                                           for text in texts], dtype=np.float64)
+    return np.asarray(recording["lengths"])
+
+
+def replay(recording: dict[str, Any], rule: Rule,
+           confusions: list[str] | None = None) -> dict[str, float]:
+    """The rates of `rule` over the recording; each wrong or chatter command taken is
+    described in `confusions` when given."""
+    table = CommandTable.build(recording["sentences"], recording["sentence_of"])
+    extra = (rule.token_bonus - WhisperSettings.token_bonus) * form_lengths(recording)
+    outcome: dict[str, list[str]] = {}
+    for file in recording["files"]:
+        commands = []
+        taken = []
+        for final in file["finals"]:
+            windows = []
+            for number, i in enumerate(rule.shifts):
+                totals = final["totals"][i].astype(np.float64)
+                pooled = final["pooled"][i].astype(np.float64)
+                if rule.token_bonus != WhisperSettings.token_bonus:
+                    totals = totals + extra
+                    pooled = table.pool(totals)
+                within = rule.shifted_within if number else rule.within
+                windows.append(WindowScores(totals, final["deficits"][i].astype(np.float64),
+                                            pooled, within=min(within, RECORDED_WITHIN)))
+            choice = choose(windows, table)
+            longest = rule.seconds_per_syllable
+            if choice.is_sure(rule.margin, rule.slot_margin, rule.confusable_margin) \
+                    and choice.deficit_per_token <= rule.deficit \
+                    and (longest is None or final["speech_seconds"]
+                         <= WhisperSettings.most_seconds_alone
+                         + longest * syllables(choice.sentence)):
+                command = command_in(choice.sentence)
+                if command is not None:
+                    commands.append(command)
+                    taken.append(f"{choice.sentence} (margin {choice.margin:.2f}, slot lead "
+                                 f"{choice.slot_lead:.2f}, deficit {choice.deficit_per_token:.2f})")
+        condition = file["name"].split("/")[0]
+        if file["kind"] == "chatter":
+            verdict = "taken" if commands else "ignored"
+            condition = "chatter"
+        elif commands == [parse(file["expected"])]:
+            verdict = "correct"
+        elif any(c.is_action and c != parse(file["expected"]) for c in commands):
+            verdict = "wrong move"
+        else:
+            verdict = "wrong" if commands else "refused"
+        outcome.setdefault(condition, []).append(verdict)
+        if confusions is not None and verdict in ("wrong", "wrong move", "taken"):
+            confusions.append(f"{file['name']}: {file['expected']!r} -> {' | '.join(taken)}")
+    rates: dict[str, float] = {}
+    commands_total = [v for c, vs in outcome.items() if c != "chatter" for v in vs]
+    for condition, verdicts in sorted(outcome.items()):
+        if condition == "chatter":
+            rates["chatter"] = verdicts.count("taken") / len(verdicts)
+        else:
+            rates[condition] = verdicts.count("correct") / len(verdicts)
+    moves = commands_total.count("wrong move")
+    rates["wrong"] = (commands_total.count("wrong") + moves) / len(commands_total)
+    rates["wrong move"] = moves / len(commands_total)
+    rates["refused"] = commands_total.count("refused") / len(commands_total)
+    return rates
+
+
+def grid(shift_sets: Sequence[tuple[int, ...]], margins: Sequence[float],
+         slot_margins: Sequence[float | None], deficits: Sequence[float],
+         token_bonuses: Sequence[float], durations: Sequence[float | None],
+         withins: Sequence[float], shifted_withins: Sequence[float],
+         confusable_margins: Sequence[float | None] = (None,)) -> list[Rule]:
+    return [Rule(*values) for values in
+            itertools.product(shift_sets, margins, slot_margins, deficits, confusable_margins,
+                              token_bonuses, durations, withins, shifted_withins)
+            if values[2] is None or values[2] > values[1]]
+
+
+def _numbers(text: str) -> list[float | None]:
+    return [None if value == "none" else float(value) for value in text.split(",")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    recorder = commands.add_parser("record")
+    recorder.add_argument("--split", required=True)
+    recorder.add_argument("--shifts", default="0,0.01,0.02",
+                          help="seconds cut from the window's start, comma-separated")
+    recorder.add_argument("--every", type=int, default=1, help="take every Nth file")
+    recorder.add_argument("--out", type=Path, required=True)
+    replayer = commands.add_parser("replay")
+    replayer.add_argument("recordings", type=Path, nargs="+")
+    replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
+    replayer.add_argument("--slot-margins", default="none,2.0,3.0,4.0")
+    replayer.add_argument("--deficits", default="2.5")
+    replayer.add_argument("--token-bonuses", default="1.0")
+    replayer.add_argument("--confusable-margins", default="none",
+                          help="least lead over a play with a confusable rank (none: off)")
+    replayer.add_argument("--durations", default="none",
+                          help="seconds per syllable of the duration check (none: off)")
+    replayer.add_argument("--withins", default="8.0", help="pruning distances")
+    replayer.add_argument("--shifted-withins", default="8.0",
+                          help="pruning distances of the shifted windows")
+    replayer.add_argument("--shift-sets", default="0;0,1;0,1,2",
+                          help="sets of indices into the recorded shifts, ;-separated")
+    replayer.add_argument("--confusions", action="store_true",
+                          help="list every wrong command and chatter taken, per rule")
+    args = parser.parse_args()
+    if args.command == "record":
+        record(args.split, tuple(float(s) for s in args.shifts.split(",")), args.out,
+               args.every)
+        return
+    recordings = [load(path) for path in args.recordings]
+    shift_sets = [tuple(int(i) for i in chosen.split(",")) for chosen in args.shift_sets.split(";")]
+    rules = grid(shift_sets, [float(m) for m in args.margins.split(",")],
+                 _numbers(args.slot_margins), [float(d) for d in args.deficits.split(",")],
+                 [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations),
+                 [float(w) for w in args.withins.split(",")],
+                 [float(w) for w in args.shifted_withins.split(",")],
+                 _numbers(args.confusable_margins))
+    for recording in recordings:
+        shifts = recording["shifts"]
+        print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
+        for rule in rules:
+            confusions: list[str] | None = [] if args.confusions else None
+            rates = replay(recording, rule, confusions)
+            used = ",".join(f"{1000 * shifts[i]:.0f}" for i in rule.shifts)
+            cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
+            print(f"shifts {used:>8} margin {rule.margin:4.2f} slot {rule.slot_margin} "
+                  f"confusable {rule.confusable_margin} "
+                  f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} duration "
+                  f"{rule.seconds_per_syllable} within {rule.within}/{rule.shifted_within} "
+                  f"| {cells}", flush=True)
+            for line in confusions or []:
+                print("    " + line)
+
+
+if __name__ == "__main__":
+    main()
