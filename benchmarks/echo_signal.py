@@ -17,7 +17,10 @@ only when the sound really changes:
 - **Player SDR**: the player's commands spoken over the narration (no background
   noise, so only echo and the canceller's own damage count); for each command the
   player's voice over what differs from it in the output, in dB (the median and the
-  mean over commands). Higher is better: the player comes through. The output lags
+  mean over commands), and scale-invariant (SI-SDR: the voice at whatever level it
+  comes out, against the rest). Higher is better: the player comes through. The first row,
+  "game silent", is the same commands with nothing playing: what the canceller and
+  its noise suppressor do to a voice alone, the ceiling for the rooms. The output lags
   the microphone by the canceller's own delay, found by correlation and reported.
 """
 
@@ -61,22 +64,30 @@ MAX_LAG = 300
 @dataclass
 class RoomSignal:
     room: str
-    erle_db: float
+    erle_db: float | None
+    """None with the game silent: there is no echo to remove."""
     player_sdr_median_db: float
     player_sdr_mean_db: float
+    player_si_sdr_median_db: float
+    """Scale-invariant: a voice made quieter or louder as a whole is not counted as damage."""
     commands: int
     canceller_lag_ms: float
 
 
-def cancelled(timeline: Timeline, condition: RoomCondition, near: Floats,
+def cancelled(timeline: Timeline, condition: RoomCondition | None, near: Floats,
               seconds: float, jitter_seed: int) -> tuple[Floats, Floats]:
-    """The microphone's samples and the canceller's output (same length, 16 kHz) in `condition`."""
-    far = FarEnd(timeline, ListeningGate("always"), ORIGIN)
-    room_rng = np.random.default_rng(int(condition.rt60 * 100 + condition.delay_ms))
-    responses = (impulse_response(condition.rt60, condition.delay_ms, far.rate, room_rng),
-                 impulse_response(condition.rt60, condition.delay_ms + 0.7, far.rate, room_rng))
-    stream = RoomStream(seconds, near, far, responses, echo_gain(timeline, responses,
-                                                                  condition.echo_db))
+    """The microphone's samples and the canceller's output (same length, 16 kHz) in
+    `condition` (None: the game silent, nothing in the loudspeakers)."""
+    far = FarEnd(timeline if condition is not None else None, ListeningGate("always"), ORIGIN)
+    if condition is None:
+        stream = RoomStream(seconds, near, far, None)
+    else:
+        room_rng = np.random.default_rng(int(condition.rt60 * 100 + condition.delay_ms))
+        responses = (impulse_response(condition.rt60, condition.delay_ms, far.rate, room_rng),
+                     impulse_response(condition.rt60, condition.delay_ms + 0.7, far.rate,
+                                      room_rng))
+        stream = RoomStream(seconds, near, far, responses,
+                            echo_gain(timeline, responses, condition.echo_db))
     stream.clock.advance_to(ORIGIN)
     reference = PlaybackReference(far.rate)
     source = RoomSource(stream, seed=jitter_seed, tap=reference.push)
@@ -101,35 +112,48 @@ def erle_db(heard: Floats, output: Floats) -> float:
 
 
 def player_sdrs(near: Floats, output: Floats,
-                spans: list[tuple[int, int]]) -> tuple[list[float], int]:
-    """Each command's SDR in the output, at the canceller's own delay (found here)."""
+                spans: list[tuple[int, int]]) -> tuple[list[float], list[float], int]:
+    """Each command's SDR and scale-invariant SDR in the output, at the canceller's own
+    delay (found here)."""
     def agreement(lag: int) -> float:
         return sum(float(near[a:b] @ output[a + lag:b + lag]) for a, b in spans)
 
     lag = max(range(MAX_LAG + 1), key=agreement)
     shifted = output[lag:]
-    sdrs = []
+    sdrs, invariant = [], []
     for a, b in spans:
         voice, got = near[a:b], shifted[a:b]
-        damage = got - voice
-        sdrs.append(float(10 * np.log10(float(voice @ voice) / max(float(damage @ damage), 1e-9))))
-    return sdrs, lag
+        sdrs.append(_ratio_db(voice, got - voice))
+        # The part of the output that is the voice at some level, and what is not.
+        kept = voice * float(got @ voice) / float(voice @ voice)
+        invariant.append(_ratio_db(kept, got - kept))
+    return sdrs, invariant, lag
 
 
-def measure(condition: RoomCondition, seconds: float, jitter_seed: int) -> RoomSignal:
+def _ratio_db(wanted: Floats, unwanted: Floats) -> float:
+    return float(10 * np.log10(max(float(wanted @ wanted), 1e-9)
+                               / max(float(unwanted @ unwanted), 1e-9)))
+
+
+def measure(condition: RoomCondition | None, seconds: float, jitter_seed: int) -> RoomSignal:
+    """One room's figures; None: the player's SDR with the game silent (the baseline)."""
     timeline = narrated_match(7)
-    silence = np.zeros(round((seconds + 1) * SAMPLE_RATE))
-    heard, output = cancelled(timeline, condition, silence, seconds, jitter_seed)
-    erle = erle_db(heard, output)
+    erle = None
+    if condition is not None:
+        silence = np.zeros(round((seconds + 1) * SAMPLE_RATE))
+        heard, output = cancelled(timeline, condition, silence, seconds, jitter_seed)
+        erle = erle_db(heard, output)
     placed = place_over_speech(commands_for("tuning"), speech_spans(timeline),
                                np.random.default_rng(11))
     placed = [u for u in placed if u.end + 1.0 < seconds]
     near = mix_near(placed, seconds + 1)
     _, output = cancelled(timeline, condition, near, seconds, jitter_seed)
     spans = [(round(u.onset * SAMPLE_RATE), round(u.end * SAMPLE_RATE)) for u in placed]
-    sdrs, lag = player_sdrs(near, output, spans)
-    return RoomSignal(condition.name, round(erle, 2), round(statistics.median(sdrs), 2),
-                      round(statistics.fmean(sdrs), 2), len(sdrs),
+    sdrs, invariant, lag = player_sdrs(near, output, spans)
+    return RoomSignal(condition.name if condition else "game silent",
+                      None if erle is None else round(erle, 2),
+                      round(statistics.median(sdrs), 2), round(statistics.fmean(sdrs), 2),
+                      round(statistics.median(invariant), 2), len(sdrs),
                       round(1000 * lag / SAMPLE_RATE, 1))
 
 
@@ -144,12 +168,16 @@ def main() -> None:
     args = parser.parse_args()
     conditions = [RoomCondition(*(float(x) for x in spec.split(","))) for spec in args.room] \
         if args.room else [c for c in CONDITIONS if c.echo_db in (0.0, 10.0)]
-    rows = [measure(condition, args.seconds, args.jitter_seed) for condition in conditions]
-    print("| room | ERLE, narration alone | player SDR median / mean | commands | canceller lag |")
-    print("|---|---:|---:|---:|---:|")
+    rooms: list[RoomCondition | None] = [None, *conditions]
+    rows = [measure(condition, args.seconds, args.jitter_seed) for condition in rooms]
+    print("| room | ERLE, narration alone | player SDR median / mean | SI-SDR median | commands "
+          "| canceller lag |")
+    print("|---|---:|---:|---:|---:|---:|")
     for row in rows:
-        print(f"| {row.room} | {row.erle_db:.2f} dB | {row.player_sdr_median_db:.2f} / "
-              f"{row.player_sdr_mean_db:.2f} dB | {row.commands} | {row.canceller_lag_ms} ms |")
+        erle = "-" if row.erle_db is None else f"{row.erle_db:.2f} dB"
+        print(f"| {row.room} | {erle} | {row.player_sdr_median_db:.2f} / "
+              f"{row.player_sdr_mean_db:.2f} dB | {row.player_si_sdr_median_db:.2f} dB | "
+              f"{row.commands} | {row.canceller_lag_ms} ms |")
     if args.json:
         print(json.dumps({"rooms": [asdict(row) for row in rows]}))
 
