@@ -135,9 +135,9 @@ def _ratio_db(wanted: Floats, unwanted: Floats) -> float:
                                / max(float(unwanted @ unwanted), 1e-9)))
 
 
-def measure(condition: RoomCondition | None, seconds: float, jitter_seed: int) -> RoomSignal:
+def measure(timeline: Timeline, condition: RoomCondition | None, seconds: float,
+            jitter_seed: int) -> RoomSignal:
     """One room's figures; None: the player's SDR with the game silent (the baseline)."""
-    timeline = narrated_match(7)
     erle = None
     if condition is not None:
         silence = np.zeros(round((seconds + 1) * SAMPLE_RATE))
@@ -169,7 +169,10 @@ def main() -> None:
     conditions = [RoomCondition(*(float(x) for x in spec.split(","))) for spec in args.room] \
         if args.room else [c for c in CONDITIONS if c.echo_db in (0.0, 10.0)]
     rooms: list[RoomCondition | None] = [None, *conditions]
-    rows = [measure(condition, args.seconds, args.jitter_seed) for condition in rooms]
+    # Rendered once: espeak-ng's output shifts by a few samples with each rendering in a
+    # process, so each room must hear the same match.
+    timeline = narrated_match(7)
+    rows = [measure(timeline, condition, args.seconds, args.jitter_seed) for condition in rooms]
     print("| room | ERLE, narration alone | player SDR median / mean | SI-SDR median | commands "
           "| canceller lag |")
     print("|---|---:|---:|---:|---:|---:|")
