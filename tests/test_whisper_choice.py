@@ -14,11 +14,10 @@ import pytest
 from voicespit.speech.language.commands import Command, Verb
 from voicespit.speech.recognizers.whisper_choice import (
     CommandTable,
+    CrossCheck,
     WindowScores,
     choose,
-    confusable_ranks,
     log_sum,
-    one_slot_apart,
 )
 
 SENTENCES = ["ace on left", "eight on left", "ace on the left", "new game"]
@@ -45,19 +44,11 @@ def test_the_forms_of_a_command_pool_their_probability() -> None:
     assert choice.margin == pytest.approx(ace - eight) and ace - eight > 0.5
 
 
-def test_a_command_one_slot_away_needs_the_slot_margin() -> None:
-    choice = choose([window([-1.0, -9, -3.0, -9, -9, -9, -9, -9])], TABLE)
-    assert choice.slot_lead == choice.margin and 1.0 < choice.margin < 4.0
-    assert choice.is_sure(1.0, None) and not choice.is_sure(1.0, 4.0)
-
-
-def test_the_slot_margin_looks_past_a_runner_up_of_another_verb() -> None:
-    # new game runs second, well behind; eight on left third, further behind still.
+def test_the_margin_is_the_lead_over_the_runner_up_of_any_verb() -> None:
+    # new game runs second, eight on left third, further behind still.
     choice = choose([window([-1.0, -9, -6.0, -9, -9, -9, -3.0, -9])], TABLE)
     assert choice.sentence == "ace on left"
     assert choice.margin == pytest.approx(2.0, abs=0.1)
-    assert choice.slot_lead == pytest.approx(5.0, abs=0.1)
-    assert choice.is_sure(1.0, 4.0) and not choice.is_sure(3.0, None)
 
 
 def test_windows_are_averaged_and_a_pruned_command_counts_as_close_as_it_could_be() -> None:
@@ -70,26 +61,13 @@ def test_windows_are_averaged_and_a_pruned_command_counts_as_close_as_it_could_b
     assert choice.margin == pytest.approx(2.5)
 
 
-def test_one_slot_apart_is_the_same_verb_with_one_slot_changed() -> None:
-    assert one_slot_apart(Command.play(0, 0), Command.play(7, 0))
-    assert one_slot_apart(Command.play(0, 0), Command.play(0, 1))
-    assert not one_slot_apart(Command.play(0, 0), Command.play(7, 1))
-    assert not one_slot_apart(Command.play(4), Command(Verb.FLIP, stock=4))
-    assert one_slot_apart(Command(Verb.FLIP, stock=4), Command(Verb.FLIP, stock=2))
-    assert not one_slot_apart(Command.play(0, 0), None)
-
-
-def test_ace_heard_over_eight_needs_the_confusable_margin() -> None:
-    # eight on left 3 behind ace on left: a lead the plain margin takes, the ace/eight
-    # pair does not.
-    choice = choose([window([-1.0, -9, -4.0, -9, -9, -9, -9, -9])], TABLE)
-    assert choice.confusable_lead == choice.slot_lead == pytest.approx(3.0, abs=0.01)
-    assert choice.is_sure(1.5, None) and not choice.is_sure(1.5, None, 4.0)
-
-
-def test_only_ace_and_eight_are_confusable_ranks() -> None:
-    assert confusable_ranks(Command.play(0, 0), Command.play(7, 0))
-    assert confusable_ranks(Command.play(7), Command.play(0))
-    assert not confusable_ranks(Command.play(0, 0), Command.play(7, 1))
-    assert not confusable_ranks(Command.play(2, 0), Command.play(5, 0))
-    assert not confusable_ranks(Command(Verb.FLIP, stock=0), Command(Verb.FLIP, stock=7))
+def test_the_cross_check_sets_the_margin_by_what_pocketsphinx_heard() -> None:
+    check = CrossCheck(agreed_margin=0.5, disputed_move_margin=math.inf, disputed_margin=2.0,
+                       unheard_move_margin=1.5)
+    seven_left, flip = Command.play(6, 0), Command(Verb.FLIP)
+    assert check.needed(seven_left, Command.play(6, 0), 1.25) == 0.5
+    assert check.needed(seven_left, flip, 1.25) == math.inf, "a disputed move is refused"
+    assert check.needed(Command(Verb.PILES), flip, 1.25) == 2.0
+    assert check.needed(seven_left, None, 1.25) == 1.5
+    assert check.needed(Command(Verb.PILES), None, 1.25) == 1.25, "Whisper alone decides"
+    assert check.needed(None, None, 1.25) == 1.25

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from voicespit.speech.language.commands import Command, Verb
-from voicespit.speech.language.grammar import SLOTS
+from voicespit.speech.language.commands import Command
 from voicespit.speech.language.parser import command_in
 
 
@@ -79,23 +78,9 @@ class Choice:
     sentence: str
     margin: float
     """Pooled log-probability of the best command minus the runner-up's."""
-    slot_lead: float
-    """The best command's lead over the nearest command one slot away from it (the same
-    play with another rank or pile): at least `margin`."""
-    confusable_lead: float
-    """Its lead over the nearest play differing only in a rank Whisper confuses with
-    its own (`CONFUSABLE_RANKS`): at least `slot_lead`."""
     deficit_per_token: float
     confidence: float
     """The best command's share of the probability."""
-
-    def is_sure(self, margin: float, slot_margin: float | None,
-                confusable_margin: float | None = None) -> bool:
-        """Leads every command by `margin`, those one slot away by `slot_margin`, and
-        the same play with a confusable rank by `confusable_margin`."""
-        return self.margin >= margin \
-            and (slot_margin is None or self.slot_lead >= slot_margin) \
-            and (confusable_margin is None or self.confusable_lead >= confusable_margin)
 
 
 def choose(windows: Sequence[WindowScores], table: CommandTable) -> Choice:
@@ -112,17 +97,9 @@ def choose(windows: Sequence[WindowScores], table: CommandTable) -> Choice:
     runner_up = pooled[order[1]] if len(order) > 1 else -np.inf
     # A window with nothing scored (all -inf) must refuse, not compare infinities.
     lead = float(np.nan_to_num(pooled[order[0]] - runner_up, nan=0.0))
-    best_command = table.commands[order[0]]
-    neighbour = next((pooled[group] for group in order[1:]
-                      if one_slot_apart(best_command, table.commands[group])), -np.inf)
-    slot_lead = float(np.nan_to_num(pooled[order[0]] - neighbour, nan=0.0))
-    twin = next((pooled[group] for group in order[1:]
-                 if confusable_ranks(best_command, table.commands[group])), -np.inf)
-    confusable_lead = float(np.nan_to_num(pooled[order[0]] - twin, nan=0.0))
     # Rounded: a rival pruned in every window trails by exactly the average pruning
     # distance, which rounding error must not put on either side of a threshold.
-    lead, slot_lead, confusable_lead = (round(value, 6) for value in
-                                        (lead, slot_lead, confusable_lead))
+    lead = round(lead, 6)
     # The share among the commands scored in every window (a pruned one's probability
     # is negligible, and its bound would count hundreds of them as close).
     scored = np.mean([window.pooled for window in windows], axis=0)
@@ -131,32 +108,7 @@ def choose(windows: Sequence[WindowScores], table: CommandTable) -> Choice:
         if len(finite) else 0.0
     deficits = [value for window in windows if math.isfinite(value := float(window.deficits[best]))]
     deficit = float(np.mean(deficits)) if deficits else math.inf
-    return Choice(best, table.sentences[table.sentence_of[best]], lead, slot_lead,
-                  confusable_lead, deficit, confidence)
-
-
-def one_slot_apart(first: Command | None, second: Command | None) -> bool:
-    """The same verb with exactly one slot filled differently: the same play with another
-    rank or pile, or another stockpile. The confusions that play a card not said."""
-    if first is None or second is None or first.verb is not second.verb:
-        return False
-    differing = [slot for slot in SLOTS if getattr(first, slot) != getattr(second, slot)]
-    return len(differing) == 1
-
-
-CONFUSABLE_RANKS = (frozenset({0, 7}),)
-"""Ace and eight: the rank pair Whisper takes for each other with a wide lead
-(espeak-ng's "ace on left" as "eight on left" by 2.3 to 4.5, which played an eight
-in a whole match by voice). Five and nine too cost real voices 1 to 2 points of
-accuracy for no fewer wrong moves on the tuning splits, so they are not here."""
-
-
-def confusable_ranks(first: Command | None, second: Command | None) -> bool:
-    """The same play but for a rank in one of the `CONFUSABLE_RANKS` pairs."""
-    if not one_slot_apart(first, second) or first is None or second is None \
-            or first.verb is not Verb.PLAY or first.rank is None or second.rank is None:
-        return False
-    return frozenset({first.rank, second.rank}) in CONFUSABLE_RANKS
+    return Choice(best, table.sentences[table.sentence_of[best]], lead, deficit, confidence)
 
 
 def log_sum(values: np.ndarray) -> float:
@@ -166,3 +118,35 @@ def log_sum(values: np.ndarray) -> float:
         return -math.inf
     top = float(finite.max())
     return top + math.log(float(np.exp(finite - top).sum()))
+
+
+@dataclass(frozen=True)
+class CrossCheck:
+    """How PocketSphinx's grammar decode of the same audio moves the margin Whisper's
+    best command needs.
+
+    The two engines fail differently (Whisper hears real people best, PocketSphinx
+    hears espeak-ng's "flip" that Whisper takes for a bare "three"), so their agreement
+    is evidence, and a move Whisper alone hears is the one that plays a card not said.
+    PocketSphinx refuses half of real voices' commands (its garbage path wins), so
+    "heard nothing" must not count against Whisper the way a different command does.
+    """
+
+    agreed_margin: float
+    """Margin needed when PocketSphinx heard the same command."""
+    disputed_move_margin: float
+    """Margin needed for a move when PocketSphinx heard another command (inf: refused)."""
+    disputed_margin: float
+    """The same for a command that is not a move (a question, pause, yes or no)."""
+    unheard_move_margin: float
+    """Margin needed for a move when PocketSphinx heard no command at all."""
+
+    def needed(self, best: Command | None, heard: Command | None, margin: float) -> float:
+        """The margin `best` needs, given what PocketSphinx `heard`, where `margin` is
+        what Whisper alone asks."""
+        if heard is not None and heard == best:
+            return self.agreed_margin
+        is_move = best is not None and best.is_action
+        if heard is not None:
+            return self.disputed_move_margin if is_move else self.disputed_margin
+        return self.unheard_move_margin if is_move else margin

@@ -27,21 +27,31 @@ from __future__ import annotations
 import collections
 import math
 import re
+import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from voicespit.speech.language.grammar import sentences as grammar_sentences
+from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes
 from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
 from voicespit.speech.listening.voiced_endpoint import VoicedEndpointer
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.recognizers.log_mel import log_mel
+from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSettings, prepared_pcm
+from voicespit.speech.recognizers.second_opinion import SpareDecoder
 from voicespit.speech.recognizers.sentence_scorer import Decoder, TokenTrie
-from voicespit.speech.recognizers.whisper_choice import CommandTable, WindowScores, choose
+from voicespit.speech.recognizers.utterance_audio import UtteranceAudio
+from voicespit.speech.recognizers.whisper_choice import (
+    CommandTable,
+    CrossCheck,
+    WindowScores,
+    choose,
+)
 from voicespit.speech.recognizers.whisper_model import WhisperModel, written_forms
-from voicespit.speech.signal import FRAME, FrameCutter, Samples
+from voicespit.speech.signal import FRAME, Samples
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
 
@@ -102,16 +112,10 @@ class WhisperSettings:
     wrong 0.022 to 0.015, wrong moves 0.014 to 0.008, quiet 0.944 to 0.958; held out
     wrong 0.013 to 0.008). Not the default yet: with (0.0, 0.01) and margin 1.5 the
     whole Spit match by voice played an eight for espeak-ng's "ace on left" (README)."""
-    confusable_margin: float | None = None
-    """Least lead over the same play with a rank Whisper confuses with it
-    (`whisper_choice.CONFUSABLE_RANKS`: ace and eight). On the tuning splits it cost
-    real voices 0.2 (quiet) and 0.8 (10 dB) points; 4 is the most a pruned rival can
-    trail by (the average of the two windows' pruning distances). Off: at 4.0 the
-    whole Spit match by voice heard only 53 of 119 commands right (its aces refused)."""
-    slot_margin: float | None = None
-    """Least lead over every command one slot away from the best (the same play with
-    another rank: "ace" heard as "eight"); a wrong card played is worse than a "say
-    again". None: `margin` for every runner-up."""
+    cross_check: CrossCheck | None = None
+    """PocketSphinx's grammar decode of the same audio (in a child process, on the
+    other core, while Whisper scores) sets the margin needed (`CrossCheck`). None:
+    Whisper alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,8 @@ class Scored:
     """How long the speech lasted, from the trigger to the last speech frame."""
     windows: tuple[WindowScores, ...] = field(default=(), compare=False, repr=False)
     """The scores of each shifted window (for tuning and inspection)."""
+    heard_by_pocketsphinx: str | None = None
+    """What the cross-check's grammar decode heard ("": no command; None: not asked)."""
 
 
 class WhisperRecognizer:
@@ -143,16 +149,19 @@ class WhisperRecognizer:
         self.settings = settings = settings or WhisperSettings()
         self._endpointer = VoicedEndpointer(settings.endpoint, settings.voice_activity)
         self._detector = self._endpointer.detector
-        preroll = settings.endpoint.preroll_frames + settings.endpoint.start_frames
-        self._ring: collections.deque[Samples] = collections.deque(maxlen=preroll)
-        self._utterance: list[Samples] = []
-        self._utterance_start = 0
-        self._frames_fed = 0
-        self._cutter = FrameCutter()
+        endpoint = settings.endpoint
+        self._audio = UtteranceAudio(endpoint.preroll_frames + endpoint.start_frames,
+                                     loud_frames=endpoint.start_frames - 1)
         self._answer: Scored | None = None
         self._last_speech_frame = 0
         self._speech_start_frame = 0
         self._preferred: frozenset[str] = frozenset()
+        self.timings: collections.defaultdict[str, float] = collections.defaultdict(float)
+        """Wall-clock seconds spent so far per stage (log-mel and encoder, sentence
+        scoring, waiting for the cross-check's answer), for the latency benchmark."""
+        self._pocketsphinx = PocketSphinxSettings()
+        self._cross_check = SpareDecoder(self._pocketsphinx, None) \
+            if settings.cross_check is not None else None
         from threadpoolctl import ThreadpoolController
 
         self._threads = ThreadpoolController()
@@ -180,6 +189,8 @@ class WhisperRecognizer:
         self._prefixes = proper_prefixes(sentences)
         self._table = CommandTable.build(sentences, self._sentence_of)
         self._bonus = self._bonus_for(self._preferred)
+        if self._cross_check is not None:
+            self._cross_check.use_sentences(sentences)
 
     @property
     def table(self) -> CommandTable:
@@ -192,48 +203,41 @@ class WhisperRecognizer:
         self._bonus = self._bonus_for(self._preferred)
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
-        return [result for frame in self._cutter.frames(pcm)
+        return [result for frame in self._audio.cut(pcm)
                 if (result := self._push_frame(frame)) is not None]
 
     def finish(self) -> list[Recognition]:
         """End of stream: decide the utterance in progress, then start a fresh stream."""
         results = []
-        if self._detector.in_speech and self._utterance:
+        if self._detector.in_speech and self._audio.frames:
             results.append(self._final(self._answer or self._score()))
         self._endpointer.restart()
         self._detector = self._endpointer.detector
-        self._cutter.clear()
-        self._frames_fed = 0
-        self._ring.clear()
-        self._utterance = []
+        self._audio.restart()
         return results
 
     def reset(self) -> None:
         self._detector.reset()
-        self._utterance = []
-        self._ring.clear()
+        self._audio.drop()
         self._answer = None
 
     # ------------------------------------------------------------ one frame
 
     def _push_frame(self, frame: Samples) -> Recognition | None:
-        self._frames_fed += 1
         event = self._endpointer.push(frame)
         if event is FrameEvent.QUIET:
-            self._ring.append(frame)
+            self._audio.quiet(frame)
             return None
         if event is FrameEvent.STARTED:
-            self._utterance = [*self._ring, frame]
-            self._utterance_start = self._frames_fed - len(self._utterance)
-            self._ring.clear()
+            self._audio.start(frame)
             self._answer = None
-            self._last_speech_frame = self._frames_fed
-            self._speech_start_frame = self._frames_fed - self.settings.endpoint.start_frames
+            self._last_speech_frame = self._audio.frames_fed
+            self._speech_start_frame = self._audio.frames_fed - self.settings.endpoint.start_frames
             return None
-        self._utterance.append(frame)
+        self._audio.add(frame)
         if self._detector.quiet_frames == 0 and event is not FrameEvent.ENDED:
             self._answer = None  # speech again: what the pause suggested no longer holds
-            self._last_speech_frame = self._frames_fed
+            self._last_speech_frame = self._audio.frames_fed
         if event is FrameEvent.PAUSED:
             if self._answer is None:
                 self._answer = self._score()
@@ -252,8 +256,13 @@ class WhisperRecognizer:
 
     def _score(self) -> Scored:
         settings = self.settings
-        audio = np.concatenate([*self._utterance,
-                                np.zeros(round(settings.trailing_silence * SAMPLE_RATE))])
+        said = self._audio.samples()
+        audio = np.concatenate([said, np.zeros(round(settings.trailing_silence * SAMPLE_RATE))])
+        # Asked first, so that the child decodes on the other core while Whisper scores.
+        pending = self._cross_check.ask(lambda: prepared_pcm(
+            said, self._audio.noise, floor_gain=self._pocketsphinx.noise_floor_gain,
+            comfort_noise=self._pocketsphinx.comfort_noise)) \
+            if self._cross_check is not None else None
         with self._threads.limit(limits=1, user_api="blas"):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
@@ -276,8 +285,16 @@ class WhisperRecognizer:
             gap = self._free_score(audio) - float(said - self._bonus[choice.form])
         speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
         longest = settings.most_seconds_per_syllable
-        accepted = choice.is_sure(settings.margin, settings.slot_margin,
-                                  settings.confusable_margin) \
+        margin = settings.margin
+        heard = None
+        if pending is not None and self._cross_check is not None \
+                and settings.cross_check is not None:
+            waited = time.perf_counter()
+            heard = self._cross_check.text(pending)
+            self.timings["cross-check wait"] += time.perf_counter() - waited
+            margin = settings.cross_check.needed(command_in(sentence), command_in(heard),
+                                                 settings.margin)
+        accepted = choice.margin >= margin \
             and choice.deficit_per_token <= settings.deficit_per_token \
             and (settings.unconstrained_gap is None or gap <= settings.unconstrained_gap) \
             and (longest is None
@@ -285,16 +302,20 @@ class WhisperRecognizer:
         return Scored(sentence, accepted, choice.confidence, choice.margin,
                       choice.deficit_per_token, gap,
                       could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds,
-                      windows=windows)
+                      windows=windows, heard_by_pocketsphinx=heard)
 
     def _score_window(self, audio: np.ndarray, trie: TokenTrie, forms: np.ndarray,
                       within: float) -> WindowScores:
         """The scores of one window of audio: of the written forms `forms` (the ones
         `trie` holds, in its order), decoded exactly within `within` of the best, and
         counted as at least `within` behind for every other form."""
+        started = time.perf_counter()
         encoded = self.model.encode(log_mel(audio / 32768.0))
+        encoded_at = time.perf_counter()
         exact = within if trie is self._trie else math.inf
         scores = trie.score(self._decoder, encoded, bonus=self._bonus[forms], within=exact)
+        self.timings["encoder"] += encoded_at - started
+        self.timings["scoring"] += time.perf_counter() - encoded_at
         totals = np.full(len(self._tokens), -np.inf)
         deficits = np.full(len(self._tokens), np.inf)
         totals[forms] = scores.log_probability
@@ -317,20 +338,29 @@ class WhisperRecognizer:
                                                      strict=True)])
 
     def _final(self, answer: Scored) -> Recognition:
-        start = self._utterance_start * FRAME_SECONDS
+        start = self._audio.start_frame * FRAME_SECONDS
         end = self._last_speech_frame * FRAME_SECONDS
-        self._utterance = []
+        self._audio.drop()
         self._answer = None
-        self._ring.clear()
         return Recognition(text=answer.sentence, is_final=True, confidence=answer.confidence,
                            speech_start=start, speech_end=end,
-                           emitted_at=self._frames_fed * FRAME_SECONDS,
+                           emitted_at=self._audio.frames_fed * FRAME_SECONDS,
                            rejected=not answer.accepted,
                            scores={"margin": answer.margin,
                                    "deficit_per_token": answer.deficit_per_token,
                                    "unconstrained_gap": answer.unconstrained_gap,
                                    "speech_seconds": answer.speech_seconds,
-                                   "words": float(len(answer.sentence.split()))})
+                                   "words": float(len(answer.sentence.split())),
+                                   "pocketsphinx_agrees": _agreement(answer)})
+
+
+def _agreement(answer: Scored) -> float:
+    """1.0 when the cross-check's decode named the same command, 0.0 when it did not,
+    nan when it was not asked."""
+    heard = answer.heard_by_pocketsphinx
+    if heard is None:
+        return math.nan
+    return float(command_in(heard) == command_in(answer.sentence))
 
 
 def syllables(sentence: str) -> int:
