@@ -163,8 +163,7 @@ def replay(recording: dict[str, Any], rule: Rule,
             longest = rule.seconds_per_syllable
             margin = rule.margin
             if rule.cross_check is not None:
-                margin = rule.cross_check.needed(command_in(choice.sentence),
-                                                 command_in(final["pocketsphinx"] or ""),
+                margin = rule.cross_check.needed(choice.sentence, final["pocketsphinx"] or "",
                                                  rule.margin)
             if choice.margin >= margin \
                     and choice.deficit_per_token <= rule.deficit \
@@ -215,8 +214,8 @@ def grid(shift_sets: Sequence[tuple[int, ...]], margins: Sequence[float],
 
 
 def _cross_checks(text: str) -> list[CrossCheck | None]:
-    """"none;1.0,inf,1.25,1.25": ;-separated, each none or the four margins of
-    `CrossCheck` in order."""
+    """"none;1.0,inf,1.25,1.25,inf": ;-separated, each none or the margins of
+    `CrossCheck` in order (the last may be left out)."""
     return [None if chosen == "none" else CrossCheck(*(float(v) for v in chosen.split(",")))
             for chosen in text.split(";")]
 
@@ -253,7 +252,8 @@ def main() -> None:
     replayer.add_argument("--shift-sets", default="0;0,1;0,1,2",
                           help="sets of indices into the recorded shifts, ;-separated")
     replayer.add_argument("--cross-checks", default="none",
-                          help="none, or agreed,disputed move,disputed,unheard move margins; "
+                          help="none, or agreed,disputed move,disputed,unheard move[,longer move] "
+                               "margins; "
                                ";-separated")
     replayer.add_argument("--confusions", action="store_true",
                           help="list every wrong command and chatter taken, per rule")

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.commands import Command
 from voicespit.speech.recognizers.whisper_choice import (
     CommandTable,
     CrossCheck,
@@ -62,12 +62,13 @@ def test_windows_are_averaged_and_a_pruned_command_counts_as_close_as_it_could_b
 
 
 def test_the_cross_check_sets_the_margin_by_what_pocketsphinx_heard() -> None:
-    check = CrossCheck(agreed_margin=0.5, disputed_move_margin=math.inf, disputed_margin=2.0,
-                       unheard_move_margin=1.5)
-    seven_left, flip = Command.play(6, 0), Command(Verb.FLIP)
-    assert check.needed(seven_left, Command.play(6, 0), 1.25) == 0.5
-    assert check.needed(seven_left, flip, 1.25) == math.inf, "a disputed move is refused"
-    assert check.needed(Command(Verb.PILES), flip, 1.25) == 2.0
-    assert check.needed(seven_left, None, 1.25) == 1.5
-    assert check.needed(Command(Verb.PILES), None, 1.25) == 1.25, "Whisper alone decides"
-    assert check.needed(None, None, 1.25) == 1.25
+    check = CrossCheck(agreed_margin=0.5, disputed_move_margin=2.5, disputed_margin=2.0,
+                       unheard_move_margin=1.5, longer_move_margin=math.inf)
+    assert check.needed("seven on left", "seven on the left", 1.25) == 0.5, "the same play"
+    assert check.needed("seven on left", "flip", 1.25) == 2.5
+    assert check.needed("two", "move two to four", 1.25) == math.inf, \
+        "a one-word answer where PocketSphinx heard a longer command is refused"
+    assert check.needed("show me the piles", "flip", 1.25) == 2.0
+    assert check.needed("seven on left", "", 1.25) == 1.5
+    assert check.needed("show me the piles", "", 1.25) == 1.25, "Whisper alone decides"
+    assert check.needed("what time is it", "", 1.25) == 1.25

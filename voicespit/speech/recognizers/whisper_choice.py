@@ -140,13 +140,22 @@ class CrossCheck:
     """The same for a command that is not a move (a question, pause, yes or no)."""
     unheard_move_margin: float
     """Margin needed for a move when PocketSphinx heard no command at all."""
+    longer_move_margin: float = math.inf
+    """Margin needed for a move when PocketSphinx heard another command of more words:
+    Whisper's pull on a short window towards a one-word answer ("two" for "move two to
+    four"); on the tuning splits Whisper was never right in that case."""
 
-    def needed(self, best: Command | None, heard: Command | None, margin: float) -> float:
-        """The margin `best` needs, given what PocketSphinx `heard`, where `margin` is
-        what Whisper alone asks."""
-        if heard is not None and heard == best:
+    def needed(self, best: str, heard: str, margin: float) -> float:
+        """The margin Whisper's `best` sentence needs, given the sentence PocketSphinx
+        `heard` ("" for none), where `margin` is what Whisper alone asks."""
+        command, other = command_in(best), command_in(heard)
+        if other is not None and other == command:
             return self.agreed_margin
-        is_move = best is not None and best.is_action
-        if heard is not None:
-            return self.disputed_move_margin if is_move else self.disputed_margin
-        return self.unheard_move_margin if is_move else margin
+        is_move = command is not None and command.is_action
+        if other is None:
+            return self.unheard_move_margin if is_move else margin
+        if not is_move:
+            return self.disputed_margin
+        if len(heard.split()) > len(best.split()):
+            return max(self.longer_move_margin, self.disputed_move_margin)
+        return self.disputed_move_margin
