@@ -4,13 +4,13 @@
     python -m benchmarks.whisper_replay replay /tmp/tuning.pkl [/tmp/fsdd-tuning.pkl ...]
 
 `record` streams a split through the Whisper recognizer exactly as the game
-does, with refusal off (so every utterance ends in a final) and every window
-shift of `--shifts` scored, and saves each final's scores. `replay` applies the
-game's own rule (`whisper_choice.choose`) over a grid of shift sets, margins,
-PocketSphinx cross-checks and deficit limits and prints, per recording and setting,
-accuracy, wrong and refused per condition and chatter taken, so the settings are
-chosen on tuning splits and the chosen one is then measured, streaming, by
-`benchmarks.speech` on the held-out splits.
+does, with refusal off (so every utterance ends in a final), and saves each
+final's scores and what the PocketSphinx cross-check heard. `replay` applies the
+game's own rule (`whisper_choice.choose`, `CrossCheck.needed`) over a grid of
+margins, pruning distances, PocketSphinx cross-checks and deficit limits and
+prints, per recording and setting, accuracy, wrong and refused per condition
+and chatter taken, so the settings are chosen on tuning splits and the chosen
+one is then measured, streaming, by `benchmarks.speech` on the held-out splits.
 
 Replaying over a run without refusal is an approximation of the streaming
 game: when the game refuses at a pause it waits for more audio, which the
@@ -57,16 +57,17 @@ class _Recording(WhisperRecognizer):
         self.kept: list[dict[str, Any]] = []
 
     def _final(self, answer: Scored) -> Recognition:
+        assert answer.window is not None, "every scoring keeps its window"
         self.kept.append({
-            "totals": np.stack([w.totals for w in answer.windows]).astype(np.float32),
-            "deficits": np.stack([w.deficits for w in answer.windows]).astype(np.float32),
-            "pooled": np.stack([w.pooled for w in answer.windows]).astype(np.float32),
+            "totals": answer.window.totals.astype(np.float32),
+            "deficits": answer.window.deficits.astype(np.float32),
+            "pooled": answer.window.pooled.astype(np.float32),
             "speech_seconds": answer.speech_seconds,
             "pocketsphinx": answer.heard_by_pocketsphinx})
         return super()._final(answer)
 
 
-def record(split: str, shifts: tuple[float, ...], out: Path, every: int) -> None:
+def record(split: str, out: Path, every: int) -> None:
     """Writes a header, then one pickle per file as it is done (a partial recording
     replays too)."""
     from voicespit.speech.recognizers.whisper_model import WhisperModel
@@ -75,13 +76,12 @@ def record(split: str, shifts: tuple[float, ...], out: Path, every: int) -> None
     # PocketSphinx's cross-check decode is kept too, with no margin, so that every rule
     # of `CrossCheck` replays over it.
     settings = dataclasses.replace(WhisperSettings(), margin=0.0, deficit_per_token=1e9,
-                                   shifts=shifts, prune_within=RECORDED_WITHIN,
-                                   shifted_prune_within=RECORDED_WITHIN,
+                                   prune_within=RECORDED_WITHIN,
                                    cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0))
     recognizer = _Recording(WhisperModel.load(), settings=settings)
     table = recognizer.table
     with out.open("wb") as file:
-        pickle.dump({"split": split, "shifts": shifts, "sentences": list(table.sentences),
+        pickle.dump({"split": split, "sentences": list(table.sentences),
                      "sentence_of": list(table.sentence_of)}, file)
         for item in read_corpus(CORPUS / split)[::every]:
             recognizer.kept = []
@@ -105,8 +105,6 @@ def load(path: Path) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class Rule:
-    shifts: tuple[int, ...]
-    """Indices into the recording's shifts."""
     margin: float
     deficit: float
     token_bonus: float = WhisperSettings.token_bonus
@@ -116,8 +114,6 @@ class Rule:
     within: float = WhisperSettings.prune_within
     """Pruning distance: scores further behind the best are taken as that far (what
     pruning closer than the recording's would have given)."""
-    shifted_within: float = WhisperSettings.shifted_prune_within
-    """The same for the shifted windows after the first."""
     cross_check: CrossCheck | None = None
     """How PocketSphinx's recorded decode sets the margin (None: Whisper alone)."""
 
@@ -149,17 +145,13 @@ def replay(recording: dict[str, Any], rule: Rule,
         commands = []
         taken = []
         for final in file["finals"]:
-            windows = []
-            for number, i in enumerate(rule.shifts):
-                totals = final["totals"][i].astype(np.float64)
-                pooled = final["pooled"][i].astype(np.float64)
-                if rule.token_bonus != WhisperSettings.token_bonus:
-                    totals = totals + extra
-                    pooled = table.pool(totals)
-                within = rule.shifted_within if number else rule.within
-                windows.append(WindowScores(totals, final["deficits"][i].astype(np.float64),
-                                            pooled, within=min(within, RECORDED_WITHIN)))
-            choice = choose(windows, table)
+            totals, deficits, pooled = (_first_window(final[key])
+                                        for key in ("totals", "deficits", "pooled"))
+            if rule.token_bonus != WhisperSettings.token_bonus:
+                totals = totals + extra
+                pooled = table.pool(totals)
+            choice = choose(WindowScores(totals, deficits, pooled,
+                                         within=min(rule.within, RECORDED_WITHIN)), table)
             longest = rule.seconds_per_syllable
             margin = rule.margin
             if rule.cross_check is not None:
@@ -203,14 +195,13 @@ def replay(recording: dict[str, Any], rule: Rule,
     return rates
 
 
-def grid(shift_sets: Sequence[tuple[int, ...]], margins: Sequence[float],
+def grid(margins: Sequence[float],
          deficits: Sequence[float], token_bonuses: Sequence[float],
          durations: Sequence[float | None], withins: Sequence[float],
-         shifted_withins: Sequence[float],
          cross_checks: Sequence[CrossCheck | None] = (None,)) -> list[Rule]:
     return [Rule(*values) for values in
-            itertools.product(shift_sets, margins, deficits, token_bonuses, durations, withins,
-                              shifted_withins, cross_checks)]
+            itertools.product(margins, deficits, token_bonuses, durations, withins,
+                              cross_checks)]
 
 
 def _cross_checks(text: str) -> list[CrossCheck | None]:
@@ -218,6 +209,13 @@ def _cross_checks(text: str) -> list[CrossCheck | None]:
     `CrossCheck` in order (the last may be left out)."""
     return [None if chosen == "none" else CrossCheck(*(float(v) for v in chosen.split(",")))
             for chosen in text.split(";")]
+
+
+def _first_window(scores: np.ndarray) -> np.ndarray:
+    """The scores as float64; of a recording made when the recognizer could score
+    several shifted windows (a row each), the unshifted one's."""
+    values = np.asarray(scores, dtype=np.float64)
+    return values[0] if values.ndim == 2 else values
 
 
 def _described(check: CrossCheck | None) -> str:
@@ -235,8 +233,6 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     recorder = commands.add_parser("record")
     recorder.add_argument("--split", required=True)
-    recorder.add_argument("--shifts", default="0,0.01,0.02",
-                          help="seconds cut from the window's start, comma-separated")
     recorder.add_argument("--every", type=int, default=1, help="take every Nth file")
     recorder.add_argument("--out", type=Path, required=True)
     replayer = commands.add_parser("replay")
@@ -247,10 +243,6 @@ def main() -> None:
     replayer.add_argument("--durations", default="none",
                           help="seconds per syllable of the duration check (none: off)")
     replayer.add_argument("--withins", default="8.0", help="pruning distances")
-    replayer.add_argument("--shifted-withins", default="8.0",
-                          help="pruning distances of the shifted windows")
-    replayer.add_argument("--shift-sets", default="0;0,1;0,1,2",
-                          help="sets of indices into the recorded shifts, ;-separated")
     replayer.add_argument("--cross-checks", default="none",
                           help="none, or agreed,disputed move,disputed,unheard move[,longer move] "
                                "margins; "
@@ -259,28 +251,23 @@ def main() -> None:
                           help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.split, tuple(float(s) for s in args.shifts.split(",")), args.out,
-               args.every)
+        record(args.split, args.out, args.every)
         return
     recordings = [load(path) for path in args.recordings]
-    shift_sets = [tuple(int(i) for i in chosen.split(",")) for chosen in args.shift_sets.split(";")]
-    rules = grid(shift_sets, [float(m) for m in args.margins.split(",")],
+    rules = grid([float(m) for m in args.margins.split(",")],
                  [float(d) for d in args.deficits.split(",")],
                  [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations),
                  [float(w) for w in args.withins.split(",")],
-                 [float(w) for w in args.shifted_withins.split(",")],
                  _cross_checks(args.cross_checks))
     for recording in recordings:
-        shifts = recording["shifts"]
-        print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
+        print(f"\n{recording['split']} ({len(recording['files'])} files)")
         for rule in rules:
             confusions: list[str] | None = [] if args.confusions else None
             rates = replay(recording, rule, confusions)
-            used = ",".join(f"{1000 * shifts[i]:.0f}" for i in rule.shifts)
             cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
-            print(f"shifts {used:>8} margin {rule.margin:4.2f} "
+            print(f"margin {rule.margin:4.2f} "
                   f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} duration "
-                  f"{rule.seconds_per_syllable} within {rule.within}/{rule.shifted_within} "
+                  f"{rule.seconds_per_syllable} within {rule.within} "
                   f"cross {_described(rule.cross_check)} | {cells}", flush=True)
             for line in confusions or []:
                 print("    " + line)

@@ -37,7 +37,7 @@ def test_sentences_meaning_one_command_are_one_group() -> None:
 
 
 def test_the_forms_of_a_command_pool_their_probability() -> None:
-    choice = choose([window([-1.0, -1.0, -0.5, -9, -1.0, -9, -9, -9])], TABLE)
+    choice = choose(window([-1.0, -1.0, -0.5, -9, -1.0, -9, -9, -9]), TABLE)
     # ace on left: three forms at -1 pool to about -1 + log 3, ahead of eight's single -0.5.
     assert choice.sentence in ("ace on left", "ace on the left")
     ace, eight = log_sum(np.array([-1.0, -1.0, -1.0, -9.0])), log_sum(np.array([-0.5, -9.0]))
@@ -46,19 +46,21 @@ def test_the_forms_of_a_command_pool_their_probability() -> None:
 
 def test_the_margin_is_the_lead_over_the_runner_up_of_any_verb() -> None:
     # new game runs second, eight on left third, further behind still.
-    choice = choose([window([-1.0, -9, -6.0, -9, -9, -9, -3.0, -9])], TABLE)
+    choice = choose(window([-1.0, -9, -6.0, -9, -9, -9, -3.0, -9]), TABLE)
     assert choice.sentence == "ace on left"
     assert choice.margin == pytest.approx(2.0, abs=0.1)
 
 
-def test_windows_are_averaged_and_a_pruned_command_counts_as_close_as_it_could_be() -> None:
-    first = window([-1.0, -math.inf, -2.0, -math.inf, -math.inf, -math.inf, -5, -math.inf])
-    # In the second window eight was pruned (more than 4 behind its best).
-    second = window([-1.0, -math.inf, -math.inf, -math.inf, -math.inf, -math.inf, -3,
+def test_a_pruned_command_counts_as_close_as_it_could_be() -> None:
+    # eight on left was pruned (more than 4 behind the best): it trails by at most 4.
+    pruned = window([-1.0, -math.inf, -math.inf, -math.inf, -math.inf, -math.inf, -3,
                      -math.inf], within=4.0)
-    choice = choose([first, second], TABLE)
-    # eight: -2 in the first, at best -5 in the second: a lead of (1 + 4) / 2, not infinity.
-    assert choice.margin == pytest.approx(2.5)
+    choice = choose(pruned, TABLE)
+    assert choice.sentence == "ace on left"
+    assert choice.margin == pytest.approx(2.0), "new game, 2 behind, is the runner-up"
+    alone = window([-1.0, -math.inf, -math.inf, -math.inf, -math.inf, -math.inf, -math.inf,
+                    -math.inf], within=4.0)
+    assert choose(alone, TABLE).margin == pytest.approx(4.0), "not infinity"
 
 
 def test_the_cross_check_sets_the_margin_by_what_pocketsphinx_heard() -> None:

@@ -1,8 +1,8 @@
 """Choosing a command from Whisper's sentence scores, or refusing to guess.
 
 The recognizer scores every written form of every sentence of the grammar on
-one or more windows of the same audio (`WindowScores`); this module pools the
-forms of each command, averages the windows, and says which command is best,
+the utterance's window of audio (`WindowScores`); this module pools the forms of
+each command and says which command is best,
 by how much it leads the runner-up, and what margin that lead needs. Kept
 apart from the recognizer so that the tuning benchmark replays exactly the
 game's rule over recorded scores (`benchmarks/whisper_replay.py`).
@@ -71,7 +71,7 @@ class CommandTable:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """The best command over the windows, and how sure."""
+    """The best command of a window, and how sure."""
 
     form: int
     """The best written form of the best command."""
@@ -83,31 +83,29 @@ class Choice:
     """The best command's share of the probability."""
 
 
-def choose(windows: Sequence[WindowScores], table: CommandTable) -> Choice:
-    """The best command of the windows' averaged scores, and its leads.
+def choose(window: WindowScores, table: CommandTable) -> Choice:
+    """The best command of the window's scores, and its lead.
 
-    A command pruned in a window counts as its pruning distance behind there
-    (`WindowScores.bounded`), so leads are at most that.
+    A pruned command counts as the pruning distance behind (`WindowScores.bounded`),
+    so the lead is at most that.
     """
-    pooled = np.mean([window.bounded(window.pooled) for window in windows], axis=0)
-    totals = np.mean([window.bounded(window.totals) for window in windows], axis=0)
+    pooled = window.bounded(window.pooled)
+    totals = window.bounded(window.totals)
     order = np.argsort(-pooled)
     best_group = table.groups[order[0]]
     best = int(best_group[np.argmax(totals[best_group])])
     runner_up = pooled[order[1]] if len(order) > 1 else -np.inf
     # A window with nothing scored (all -inf) must refuse, not compare infinities.
     lead = float(np.nan_to_num(pooled[order[0]] - runner_up, nan=0.0))
-    # Rounded: a rival pruned in every window trails by exactly the average pruning
-    # distance, which rounding error must not put on either side of a threshold.
+    # Rounded: a pruned rival trails by exactly the pruning distance, which rounding
+    # error must not put on either side of a threshold of the same size.
     lead = round(lead, 6)
-    # The share among the commands scored in every window (a pruned one's probability
-    # is negligible, and its bound would count hundreds of them as close).
-    scored = np.mean([window.pooled for window in windows], axis=0)
-    finite = scored[np.isfinite(scored)]
+    # The share among the commands scored (a pruned one's probability is negligible,
+    # and its bound would count hundreds of them as close).
+    finite = window.pooled[np.isfinite(window.pooled)]
     confidence = min(1.0, float(1.0 / np.exp(finite - pooled[order[0]]).sum())) \
         if len(finite) else 0.0
-    deficits = [value for window in windows if math.isfinite(value := float(window.deficits[best]))]
-    deficit = float(np.mean(deficits)) if deficits else math.inf
+    deficit = float(window.deficits[best])
     return Choice(best, table.sentences[table.sentence_of[best]], lead, deficit, confidence)
 
 

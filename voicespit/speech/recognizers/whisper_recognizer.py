@@ -69,7 +69,7 @@ class WhisperSettings:
     """Seconds of digital silence added after the audio before encoding."""
     margin: float = 1.5
     """Least log-probability between the best command and the runner-up to accept it
-    (averaged over the shifted windows) when the cross-check does not set another
+    when the cross-check does not set another
     (`cross_check`). Whisper alone did best at 1.25; with the cross-check, 1.5 took
     espeak-ng chatter from 0.067 to 0.033 on the tuning split at the same accuracy."""
     deficit_per_token: float = 2.5
@@ -96,25 +96,10 @@ class WhisperSettings:
     """Branches further than this behind the best sentence are not decoded (5.0 made
     exactly the decisions of 8.0 on all three tuning splits, with and without the
     cross-check, and decodes about half the branches)."""
-    shifted_prune_within: float = 3.0
-    """The same for the shifted windows: they only need to confirm the lead, and a
-    command pruned there counts as close as it could have been (`WindowScores.bounded`)."""
-    shortlist_within: float = 4.0
-    """The shifted windows score only the written forms this close to the first
-    window's best (a 10 ms shift moves a score by about a point); the rest count as
-    `shifted_prune_within` behind there."""
     written_forms: bool = True
     """Also score each sentence as Whisper would write it ("7 on left.", `written_forms`)."""
     threads: int | None = None
     """Threads for the encoder (None: up to two); our decoder uses one."""
-    shifts: tuple[float, ...] = (0.0,)
-    """Seconds cut from the start of the window, one scoring each, the command scores
-    averaged. Where the speech falls in the encoder's 20 ms frame grid moves a score by
-    up to a point ("new game" margin 1.35 at one offset, 0.92 at another); averaging
-    two offsets steadies the margin (on the real-voice tuning split, with margin 1.5:
-    wrong 0.022 to 0.015, wrong moves 0.014 to 0.008, quiet 0.944 to 0.958; held out
-    wrong 0.013 to 0.008). Not the default yet: with (0.0, 0.01) and margin 1.5 the
-    whole Spit match by voice played an eight for espeak-ng's "ace on left" (README)."""
     cross_check: CrossCheck | None = field(default_factory=lambda: CrossCheck(
         agreed_margin=0.0, disputed_move_margin=2.0, disputed_margin=1.5,
         unheard_move_margin=1.25))
@@ -139,8 +124,8 @@ class Scored:
     """Some longer sentence begins with this one (wait before acting on it)."""
     speech_seconds: float = 0.0
     """How long the speech lasted, from the trigger to the last speech frame."""
-    windows: tuple[WindowScores, ...] = field(default=(), compare=False, repr=False)
-    """The scores of each shifted window (for tuning and inspection)."""
+    window: WindowScores | None = field(default=None, compare=False, repr=False)
+    """The scores it was decided on (for tuning and inspection)."""
     heard_by_pocketsphinx: str | None = None
     """What the cross-check's grammar decode heard ("": no command; None: not asked)."""
 
@@ -273,23 +258,13 @@ class WhisperRecognizer:
         with self._threads.limit(limits=1, user_api="blas"):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
-            first = self._score_window(audio, self._trie, np.arange(len(self._tokens)),
-                                       settings.prune_within)
-            # The shifted windows score only the forms close to the best of the first:
-            # a few sentences, a small trie, no probe.
-            close = np.flatnonzero(first.totals >= first.totals.max() - settings.shortlist_within)
-            shortlist = TokenTrie(self.model.start_sequence, [self._tokens[i] for i in close],
-                                  self.model.end_of_text)
-            windows = (first, *(self._score_window(audio[round(shift * SAMPLE_RATE):],
-                                                   shortlist, close,
-                                                   settings.shifted_prune_within)
-                                for shift in settings.shifts[1:] if len(close)))
-        choice = choose(windows, self._table)
+            window = self._score_window(audio)
+        choice = choose(window, self._table)
         sentence = choice.sentence
         gap = math.nan
         if settings.unconstrained_gap is not None:
-            said = np.mean([window.totals[choice.form] for window in windows])
-            gap = self._free_score(audio) - float(said - self._bonus[choice.form])
+            gap = self._free_score(audio) - float(window.totals[choice.form]
+                                                  - self._bonus[choice.form])
         speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
         longest = settings.most_seconds_per_syllable
         margin = settings.margin
@@ -308,24 +283,20 @@ class WhisperRecognizer:
         return Scored(sentence, accepted, choice.confidence, choice.margin,
                       choice.deficit_per_token, gap,
                       could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds,
-                      windows=windows, heard_by_pocketsphinx=heard)
+                      window=window, heard_by_pocketsphinx=heard)
 
-    def _score_window(self, audio: np.ndarray, trie: TokenTrie, forms: np.ndarray,
-                      within: float) -> WindowScores:
-        """The scores of one window of audio: of the written forms `forms` (the ones
-        `trie` holds, in its order), decoded exactly within `within` of the best, and
-        counted as at least `within` behind for every other form."""
+    def _score_window(self, audio: np.ndarray) -> WindowScores:
+        """The scores of every written form on this audio, decoded exactly within
+        `prune_within` of the best (a form further behind is known only to be so)."""
+        within = self.settings.prune_within
         started = time.perf_counter()
         encoded = self.model.encode(log_mel(audio / 32768.0))
         encoded_at = time.perf_counter()
-        exact = within if trie is self._trie else math.inf
-        scores = trie.score(self._decoder, encoded, bonus=self._bonus[forms], within=exact)
+        scores = self._trie.score(self._decoder, encoded, bonus=self._bonus, within=within)
         self.timings["encoder"] += encoded_at - started
         self.timings["scoring"] += time.perf_counter() - encoded_at
-        totals = np.full(len(self._tokens), -np.inf)
-        deficits = np.full(len(self._tokens), np.inf)
-        totals[forms] = scores.log_probability
-        deficits[forms] = scores.deficit / np.asarray([len(path) for path in trie.paths])
+        totals = np.asarray(scores.log_probability, dtype=np.float64)
+        deficits = scores.deficit / np.asarray([len(path) for path in self._trie.paths])
         return WindowScores(totals, deficits, self._table.pool(totals), within=within)
 
     def _free_score(self, audio: np.ndarray) -> float:
