@@ -54,10 +54,6 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
         WHISPER, most_seconds_per_syllable=0.6, most_seconds_alone=0.6),
     "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
         WHISPER, endpoint=EndpointSettings(settle_frames=25)),
-    "whisper with Silero VAD": dataclasses.replace(WHISPER, voice_activity="silero"),
-    "whisper with Silero in noise": dataclasses.replace(WHISPER,
-                                                        voice_activity="silero in noise"),
-    "whisper with the energy endpointer": dataclasses.replace(WHISPER, voice_activity="energy"),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")

@@ -36,8 +36,7 @@ import numpy as np
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes
-from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
-from voicespit.speech.listening.voiced_endpoint import VoicedEndpointer
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.recognizers.log_mel import log_mel
 from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSettings, prepared_pcm
@@ -51,7 +50,7 @@ from voicespit.speech.recognizers.whisper_choice import (
     choose,
 )
 from voicespit.speech.recognizers.whisper_model import WhisperModel, written_forms
-from voicespit.speech.signal import FRAME, Samples
+from voicespit.speech.signal import FRAME, Samples, speech_band_energy_db
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
 
@@ -62,9 +61,6 @@ class WhisperSettings:
 
     endpoint: EndpointSettings = field(default_factory=lambda: EndpointSettings(
         pause_frames=8, settle_frames=16, end_frames=35))
-    voice_activity: str = "energy"
-    """What tells speech from quiet for the endpointer (`voiced_endpoint.MODES`): its
-    own energy test, Silero VAD's probability, or Silero within noisy utterances."""
     trailing_silence: float = 0.3
     """Seconds of digital silence added after the audio before encoding."""
     margin: float = 1.5
@@ -139,8 +135,7 @@ class WhisperRecognizer:
                  settings: WhisperSettings | None = None) -> None:
         self.model = model
         self.settings = settings = settings or WhisperSettings()
-        self._endpointer = VoicedEndpointer(settings.endpoint, settings.voice_activity)
-        self._detector = self._endpointer.detector
+        self._detector = SpeechDetector(settings.endpoint)
         endpoint = settings.endpoint
         self._audio = UtteranceAudio(endpoint.preroll_frames + endpoint.start_frames,
                                      loud_frames=endpoint.start_frames - 1)
@@ -203,8 +198,7 @@ class WhisperRecognizer:
         results = []
         if self._detector.in_speech and self._audio.frames:
             results.append(self._final(self._answer or self._score()))
-        self._endpointer.restart()
-        self._detector = self._endpointer.detector
+        self._detector = SpeechDetector(self.settings.endpoint)
         self._audio.restart()
         return results
 
@@ -216,7 +210,7 @@ class WhisperRecognizer:
     # ------------------------------------------------------------ one frame
 
     def _push_frame(self, frame: Samples) -> Recognition | None:
-        event = self._endpointer.push(frame)
+        event = self._detector.push(speech_band_energy_db(frame))
         if event is FrameEvent.QUIET:
             self._audio.quiet(frame)
             return None
