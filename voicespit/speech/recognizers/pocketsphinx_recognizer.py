@@ -35,7 +35,7 @@ from pathlib import Path
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes
-from voicespit.speech.listening.endpoint import FrameEvent, SpeechDetector
+from voicespit.speech.listening.endpoint import FrameEvent
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.recognizers.pocketsphinx_engine import (
     Decoded,
@@ -44,8 +44,8 @@ from voicespit.speech.recognizers.pocketsphinx_engine import (
     prepared_pcm,
 )
 from voicespit.speech.recognizers.second_opinion import Pending, SpareDecoder
-from voicespit.speech.recognizers.utterance_audio import UtteranceAudio
-from voicespit.speech.signal import FRAME, Samples, speech_band_energy_db
+from voicespit.speech.recognizers.utterance_audio import EndpointingRecognizer
+from voicespit.speech.signal import FRAME
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
 HELPER_RESTARTS = 3
@@ -57,7 +57,7 @@ __all__ = ["PocketSphinxRecognizer", "PocketSphinxSettings"]
 
 
 
-class PocketSphinxRecognizer:
+class PocketSphinxRecognizer(EndpointingRecognizer):
     """The Recognizer protocol over PocketSphinx; endpointing happens inside."""
 
     name = "pocketsphinx"
@@ -71,6 +71,7 @@ class PocketSphinxRecognizer:
         model cannot be loaded.
         """
         self.settings = settings = settings if settings is not None else PocketSphinxSettings()
+        super().__init__(settings.endpoint)
         self._engine = DecoderPair(settings, model_dir)
         # With live CMN every decode moves the decoder's running mean, so the second
         # decode must stay in this decoder for the results to be the same.
@@ -80,10 +81,6 @@ class PocketSphinxRecognizer:
         self._spare.on_restart = self._helper_restarted
         self.on_trouble: Callable[[str], None] | None = None
         """Told, in a sentence fit to say, when the recognizer recovered from a failure."""
-        self._detector = SpeechDetector(settings.endpoint)
-        endpoint = settings.endpoint
-        self._audio = UtteranceAudio(endpoint.preroll_frames + endpoint.start_frames,
-                                     loud_frames=endpoint.start_frames - 1)
         self._last_partial = ""
         self._paused: Decoded | None = None
         self.set_phrases(grammar_sentences() if phrases is None else phrases)
@@ -103,39 +100,23 @@ class PocketSphinxRecognizer:
     def set_prior(self, preferred: Collection[str]) -> None:
         """A grammar decoder cannot weigh sentences: it hears every phrase alike."""
 
-    def accept_audio(self, pcm: bytes) -> list[Recognition]:
-        return [result for frame in self._audio.cut(pcm)
-                if (result := self._push_frame(frame)) is not None]
+    def _decide_now(self) -> Recognition:
+        asked = self._ask_second_opinion()
+        return self._final(self._confirmed(self._decode(final=True), asked))
 
-    def finish(self) -> list[Recognition]:
-        """End of stream: decide the utterance in progress, then start a fresh stream."""
-        results = []
-        if self._detector.in_speech and self._audio.frames:
-            asked = self._ask_second_opinion()
-            results.append(self._final(self._confirmed(self._decode(final=True), asked)))
-        self._detector = SpeechDetector(self.settings.endpoint)
+    def _new_stream(self) -> None:
         self._engine.new_stream()
-        self._audio.restart()
-        return results
 
-    def reset(self) -> None:
-        self._detector.reset()
-        self._audio.drop()
+    def _forget(self) -> None:
         self._last_partial = ""
 
     # ------------------------------------------------------------ one frame
 
-    def _push_frame(self, frame: Samples) -> Recognition | None:
-        event = self._detector.push(speech_band_energy_db(frame))
-        if event is FrameEvent.QUIET:
-            self._audio.quiet(frame)
-            return None
-        if event is FrameEvent.STARTED:
-            self._audio.start(frame)
-            self._last_partial = ""
-            self._paused = None
-            return None
-        self._audio.add(frame)
+    def _started(self) -> None:
+        self._last_partial = ""
+        self._paused = None
+
+    def _within_utterance(self, event: FrameEvent) -> Recognition | None:
         if self._detector.quiet_frames == 0:
             self._paused = None
         if event is FrameEvent.PAUSED and self.settings.end_on_hypothesis:
@@ -159,8 +140,7 @@ class PocketSphinxRecognizer:
                 return self._recognition(decoded, is_final=False)
             return None
         if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
-            asked = self._ask_second_opinion()
-            return self._final(self._confirmed(self._decode(final=True), asked))
+            return self._decide_now()
         return None
 
     # ------------------------------------------------------------ decoding

@@ -36,13 +36,13 @@ import numpy as np
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes
-from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.recognizers.log_mel import log_mel
 from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSettings, prepared_pcm
 from voicespit.speech.recognizers.second_opinion import SpareDecoder
 from voicespit.speech.recognizers.sentence_scorer import Decoder, TokenTrie
-from voicespit.speech.recognizers.utterance_audio import UtteranceAudio
+from voicespit.speech.recognizers.utterance_audio import EndpointingRecognizer
 from voicespit.speech.recognizers.whisper_choice import (
     CommandTable,
     CrossCheck,
@@ -50,7 +50,7 @@ from voicespit.speech.recognizers.whisper_choice import (
     choose,
 )
 from voicespit.speech.recognizers.whisper_model import WhisperModel, written_forms
-from voicespit.speech.signal import FRAME, Samples, speech_band_energy_db
+from voicespit.speech.signal import FRAME
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
 
@@ -126,7 +126,7 @@ class Scored:
     """What the cross-check's grammar decode heard ("": no command; None: not asked)."""
 
 
-class WhisperRecognizer:
+class WhisperRecognizer(EndpointingRecognizer):
     """The Recognizer protocol over Whisper closed-set scoring; endpointing inside."""
 
     name = "whisper"
@@ -135,10 +135,7 @@ class WhisperRecognizer:
                  settings: WhisperSettings | None = None) -> None:
         self.model = model
         self.settings = settings = settings or WhisperSettings()
-        self._detector = SpeechDetector(settings.endpoint)
-        endpoint = settings.endpoint
-        self._audio = UtteranceAudio(endpoint.preroll_frames + endpoint.start_frames,
-                                     loud_frames=endpoint.start_frames - 1)
+        super().__init__(settings.endpoint)
         self._answer: Scored | None = None
         self._last_speech_frame = 0
         self._speech_start_frame = 0
@@ -189,38 +186,20 @@ class WhisperRecognizer:
         self._preferred = frozenset(" ".join(p.split()) for p in preferred)
         self._bonus = self._bonus_for(self._preferred)
 
-    def accept_audio(self, pcm: bytes) -> list[Recognition]:
-        return [result for frame in self._audio.cut(pcm)
-                if (result := self._push_frame(frame)) is not None]
+    def _decide_now(self) -> Recognition:
+        return self._final(self._answer or self._score())
 
-    def finish(self) -> list[Recognition]:
-        """End of stream: decide the utterance in progress, then start a fresh stream."""
-        results = []
-        if self._detector.in_speech and self._audio.frames:
-            results.append(self._final(self._answer or self._score()))
-        self._detector = SpeechDetector(self.settings.endpoint)
-        self._audio.restart()
-        return results
-
-    def reset(self) -> None:
-        self._detector.reset()
-        self._audio.drop()
+    def _forget(self) -> None:
         self._answer = None
 
     # ------------------------------------------------------------ one frame
 
-    def _push_frame(self, frame: Samples) -> Recognition | None:
-        event = self._detector.push(speech_band_energy_db(frame))
-        if event is FrameEvent.QUIET:
-            self._audio.quiet(frame)
-            return None
-        if event is FrameEvent.STARTED:
-            self._audio.start(frame)
-            self._answer = None
-            self._last_speech_frame = self._audio.frames_fed
-            self._speech_start_frame = self._audio.frames_fed - self.settings.endpoint.start_frames
-            return None
-        self._audio.add(frame)
+    def _started(self) -> None:
+        self._answer = None
+        self._last_speech_frame = self._audio.frames_fed
+        self._speech_start_frame = self._audio.frames_fed - self.settings.endpoint.start_frames
+
+    def _within_utterance(self, event: FrameEvent) -> Recognition | None:
         if self._detector.quiet_frames == 0 and event is not FrameEvent.ENDED:
             self._answer = None  # speech again: what the pause suggested no longer holds
             self._last_speech_frame = self._audio.frames_fed
@@ -235,7 +214,7 @@ class WhisperRecognizer:
                 return result
             return None
         if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
-            return self._final(self._answer or self._score())
+            return self._decide_now()
         return None
 
     # ------------------------------------------------------------ scoring
