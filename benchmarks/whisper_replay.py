@@ -67,7 +67,7 @@ class _Recording(WhisperRecognizer):
         return super()._final(answer)
 
 
-def record(split: str, out: Path, every: int) -> None:
+def record(split: str, out: Path, every: int, offset: int = 0) -> None:
     """Writes a header, then one pickle per file as it is done (a partial recording
     replays too)."""
     from voicespit.speech.recognizers.whisper_model import WhisperModel
@@ -83,7 +83,7 @@ def record(split: str, out: Path, every: int) -> None:
     with out.open("wb") as file:
         pickle.dump({"split": split, "sentences": list(table.sentences),
                      "sentence_of": list(table.sentence_of)}, file)
-        for item in read_corpus(CORPUS / split)[::every]:
+        for item in read_corpus(CORPUS / split)[offset::every]:
             recognizer.kept = []
             transcribe(recognizer, item)
             pickle.dump({"name": item.name, "kind": item.kind, "expected": item.transcript,
@@ -234,6 +234,9 @@ def main() -> None:
     recorder = commands.add_parser("record")
     recorder.add_argument("--split", required=True)
     recorder.add_argument("--every", type=int, default=1, help="take every Nth file")
+    recorder.add_argument("--offset", type=int, default=0,
+                          help="starting from this one (the espeak-ng splits list each "
+                               "sentence in every condition in turn)")
     recorder.add_argument("--out", type=Path, required=True)
     replayer = commands.add_parser("replay")
     replayer.add_argument("recordings", type=Path, nargs="+")
@@ -251,7 +254,7 @@ def main() -> None:
                           help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.split, args.out, args.every)
+        record(args.split, args.out, args.every, args.offset)
         return
     recordings = [load(path) for path in args.recordings]
     rules = grid([float(m) for m in args.margins.split(",")],
