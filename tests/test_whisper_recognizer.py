@@ -24,6 +24,8 @@ from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
+from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSettings
+from voicespit.speech.recognizers.second_opinion import SpareDecoder
 from voicespit.speech.recognizers.transcription import CorpusItem, read_corpus, transcribe
 from voicespit.speech.recognizers.whisper_choice import CrossCheck
 from voicespit.speech.recognizers.whisper_model import WhisperModel
@@ -91,6 +93,19 @@ def test_the_cross_check_asks_pocketsphinx_and_a_disputed_move_is_refused_not_gu
             verdicts.append(agrees)
     # Both branches were taken (PocketSphinx hears about half of real voices).
     assert 0.0 in verdicts and 1.0 in verdicts, verdicts
+
+
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_without_a_usable_pocketsphinx_whisper_decides_alone(whisper_model: WhisperModel,
+                                                             tmp_path: Path) -> None:
+    checked = WhisperRecognizer(whisper_model)
+    # The cross-check pointed at a PocketSphinx model that is not there, in the child
+    # and in this process alike.
+    checked._cross_check = SpareDecoder(PocketSphinxSettings(), tmp_path / "no-model")
+    pcm, _ = read_wav(REAL_VOICES / "5_jackson_0.wav")
+    finals = hear(checked, pcm)
+    assert commands_of(finals) == [Command.play(4)], finals
+    assert math.isnan(finals[0].scores["pocketsphinx_agrees"])  # type: ignore[index]
 
 
 def spoken(text: str, folder: Path, voice: str = "en-us", rate: int = 165) -> bytes:

@@ -248,9 +248,16 @@ class WhisperRecognizer(EndpointingRecognizer):
         if pending is not None and self._cross_check is not None \
                 and settings.cross_check is not None:
             waited = time.perf_counter()
-            heard = self._cross_check.text(pending)
+            try:
+                heard = self._cross_check.text(pending)
+            except RecognizerError:
+                # PocketSphinx cannot load here (nor in its child): Whisper decides
+                # alone from now on, as it did before the cross-check existed.
+                self._cross_check.close()
+                self._cross_check = None
             self.timings["cross-check wait"] += time.perf_counter() - waited
-            margin = settings.cross_check.needed(sentence, heard, settings.margin)
+            if heard is not None:
+                margin = settings.cross_check.needed(sentence, heard, settings.margin)
         accepted = choice.margin >= margin \
             and choice.deficit_per_token <= settings.deficit_per_token \
             and (settings.unconstrained_gap is None or gap <= settings.unconstrained_gap) \
