@@ -21,7 +21,6 @@ within `SETTLE`, the Whisper recognizer's waits). Against the true speech
 from __future__ import annotations
 
 import argparse
-import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -29,11 +28,10 @@ from collections.abc import Callable
 import numpy as np
 
 from benchmarks.speech import CORPUS
-from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 from voicespit.speech.listening.sources import read_wav
-from voicespit.speech.listening.voiced_endpoint import VoicedEndpointer
 from voicespit.speech.recognizers.transcription import percentile, read_corpus
-from voicespit.speech.signal import FRAME, to_samples
+from voicespit.speech.signal import FRAME, speech_band_energy_db, to_samples
 
 RATE = 16_000
 PAUSE = 0.08
@@ -43,16 +41,15 @@ Marks = tuple[list[bool], float]
 """Per frame, speech or not; and the frame's length in seconds."""
 
 
-def ours(pcm: bytes, mode: str = "energy") -> Marks:
-    """The endpointer (`VoicedEndpointer`) in one of the Whisper recognizer's
-    `voice_activity` modes."""
-    endpointer = VoicedEndpointer(EndpointSettings(), mode)
+def ours(pcm: bytes) -> Marks:
+    """The recognizers' endpointer (`SpeechDetector` on each frame's energy)."""
+    detector = SpeechDetector(EndpointSettings())
     samples = to_samples(pcm)
     marks = []
     for offset in range(0, len(samples) - FRAME + 1, FRAME):
-        event = endpointer.push(samples[offset:offset + FRAME])
+        event = detector.push(speech_band_energy_db(samples[offset:offset + FRAME]))
         marks.append(event in (FrameEvent.STARTED, FrameEvent.SPEAKING, FrameEvent.PAUSED)
-                     and endpointer.detector.quiet_frames == 0)
+                     and detector.quiet_frames == 0)
     return marks, FRAME / RATE
 
 
@@ -76,8 +73,6 @@ def silero(pcm: bytes, threshold: float = 0.5) -> Marks:
 
 DETECTORS: dict[str, Callable[[bytes], Marks]] = {
     "endpoint.py (ours)": ours,
-    "endpoint.py with Silero's probability": functools.partial(ours, mode="silero"),
-    "endpoint.py, Silero in noisy utterances": functools.partial(ours, mode="silero in noise"),
     "WebRTC VAD (aggressiveness 2)": webrtc, "Silero VAD (threshold 0.5)": silero}
 
 

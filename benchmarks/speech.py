@@ -9,7 +9,9 @@ can be compared on the same machine load. Each configuration runs in a fresh pro
 (so peak memory and load time are its own), streams every file exactly as
 `voicespit recognize` does, and prints one Markdown table row: accuracy per noise
 condition (the corpus's first path part), then wrong, refused, chatter taken,
-latency, real-time factor (wall clock, waits for a core included), the same in processor
+latency, the endpointer's part of it ("wait": from the end of speech to the audio frame
+the command went out at, the rest being processing and backlog), real-time factor
+(wall clock, waits for a core included), the same in processor
 time (what a machine with nothing else running would take), peak memory and model load
 time. With --by-speaker a
 row per speaker or voice (the second path part of the real corpus) follows. With
@@ -41,12 +43,10 @@ FINAL = PocketSphinxSettings()
 WHISPER = WhisperSettings()
 WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper": WHISPER,
-    "whisper without rejection": dataclasses.replace(WHISPER, margin=0.0, deficit_per_token=1e9),
-    "whisper with two windows and margin 1.5": dataclasses.replace(
-        WHISPER, shifts=(0.0, 0.01), margin=1.5, prune_within=5.0),
-    "whisper with two windows, margin 1.5 and the ace/eight margin": dataclasses.replace(
-        WHISPER, shifts=(0.0, 0.01), margin=1.5, prune_within=5.0, confusable_margin=4.0),
-    "whisper with the slot margin 2.0": dataclasses.replace(WHISPER, slot_margin=2.0),
+    # The default until this round: Whisper alone, margin 1.25.
+    "whisper alone": dataclasses.replace(WHISPER, cross_check=None, margin=1.25),
+    "whisper without rejection": dataclasses.replace(WHISPER, margin=0.0, deficit_per_token=1e9,
+                                                     cross_check=None),
     "whisper plus the unconstrained check": dataclasses.replace(WHISPER, unconstrained_gap=5.0),
     "whisper, bare words only": dataclasses.replace(WHISPER, written_forms=False),
     "whisper without the token bonus": dataclasses.replace(WHISPER, token_bonus=0.0),
@@ -54,10 +54,6 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
         WHISPER, most_seconds_per_syllable=0.6, most_seconds_alone=0.6),
     "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
         WHISPER, endpoint=EndpointSettings(settle_frames=25)),
-    "whisper with Silero VAD": dataclasses.replace(WHISPER, voice_activity="silero"),
-    "whisper with Silero in noise": dataclasses.replace(WHISPER,
-                                                        voice_activity="silero in noise"),
-    "whisper with the energy endpointer": dataclasses.replace(WHISPER, voice_activity="energy"),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")
@@ -162,7 +158,8 @@ def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None =
              _cell(first["wrong_rate"]), _cell(first.get("wrong_move_rate")),
              _cell(first["reject_rate"]),
              _cell(first["chatter_false_accept"]), _cell(median("latency_ms_p50"), 0),
-             _cell(median("latency_ms_p95"), 0), _cell(median("real_time_factor")),
+             _cell(median("latency_ms_p95"), 0), _cell(median("hangover_ms_p50"), 0),
+             _cell(median("hangover_ms_p95"), 0), _cell(median("real_time_factor")),
              _cell(median("cpu_real_time_factor")),
              _cell(median("peak_rss_mb"), 0), _cell(median("load_seconds"), 2)]
     return "| " + " | ".join(cells) + " |"
@@ -171,8 +168,8 @@ def row(name: str, runs: list[dict[str, object]], conditions: list[str] | None =
 def header(conditions: list[str]) -> str:
     names = " | ".join(conditions)
     return (f"| configuration | {names} | wrong | wrong move | reject | chatter FA | p50 ms "
-            f"| p95 ms | RTF | CPU RTF | RSS MB | load s |\n"
-            f"|---|{'---:|' * (len(conditions) + 10)}")
+            f"| p95 ms | wait p50 | wait p95 | RTF | CPU RTF | RSS MB | load s |\n"
+            f"|---|{'---:|' * (len(conditions) + 12)}")
 
 
 def main() -> None:

@@ -4,13 +4,13 @@
     python -m benchmarks.whisper_replay replay /tmp/tuning.pkl [/tmp/fsdd-tuning.pkl ...]
 
 `record` streams a split through the Whisper recognizer exactly as the game
-does, with refusal off (so every utterance ends in a final) and every window
-shift of `--shifts` scored, and saves each final's scores. `replay` applies the
-game's own rule (`whisper_choice.choose`) over a grid of shift sets, margins,
-slot margins and deficit limits and prints, per recording and setting,
-accuracy, wrong and refused per condition and chatter taken, so the settings are
-chosen on tuning splits and the chosen one is then measured, streaming, by
-`benchmarks.speech` on the held-out splits.
+does, with refusal off (so every utterance ends in a final), and saves each
+final's scores and what the PocketSphinx cross-check heard. `replay` applies the
+game's own rule (`whisper_choice.choose`, `CrossCheck.needed`) over a grid of
+margins, pruning distances, PocketSphinx cross-checks and deficit limits and
+prints, per recording and setting, accuracy, wrong and refused per condition
+and chatter taken, so the settings are chosen on tuning splits and the chosen
+one is then measured, streaming, by `benchmarks.speech` on the held-out splits.
 
 Replaying over a run without refusal is an approximation of the streaming
 game: when the game refuses at a pause it waits for more audio, which the
@@ -33,7 +33,12 @@ from benchmarks.speech import CORPUS
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.transcription import read_corpus, transcribe
-from voicespit.speech.recognizers.whisper_choice import CommandTable, WindowScores, choose
+from voicespit.speech.recognizers.whisper_choice import (
+    CommandTable,
+    CrossCheck,
+    WindowScores,
+    choose,
+)
 from voicespit.speech.recognizers.whisper_recognizer import (
     Scored,
     WhisperRecognizer,
@@ -52,29 +57,33 @@ class _Recording(WhisperRecognizer):
         self.kept: list[dict[str, Any]] = []
 
     def _final(self, answer: Scored) -> Recognition:
+        assert answer.window is not None, "every scoring keeps its window"
         self.kept.append({
-            "totals": np.stack([w.totals for w in answer.windows]).astype(np.float32),
-            "deficits": np.stack([w.deficits for w in answer.windows]).astype(np.float32),
-            "pooled": np.stack([w.pooled for w in answer.windows]).astype(np.float32),
-            "speech_seconds": answer.speech_seconds})
+            "totals": answer.window.totals.astype(np.float32),
+            "deficits": answer.window.deficits.astype(np.float32),
+            "pooled": answer.window.pooled.astype(np.float32),
+            "speech_seconds": answer.speech_seconds,
+            "pocketsphinx": answer.heard_by_pocketsphinx})
         return super()._final(answer)
 
 
-def record(split: str, shifts: tuple[float, ...], out: Path, every: int) -> None:
+def record(split: str, out: Path, every: int, offset: int = 0) -> None:
     """Writes a header, then one pickle per file as it is done (a partial recording
     replays too)."""
     from voicespit.speech.recognizers.whisper_model import WhisperModel
 
     # Wide pruning, so that replays can narrow it (`Rule.within`).
+    # PocketSphinx's cross-check decode is kept too, with no margin, so that every rule
+    # of `CrossCheck` replays over it.
     settings = dataclasses.replace(WhisperSettings(), margin=0.0, deficit_per_token=1e9,
-                                   shifts=shifts, prune_within=RECORDED_WITHIN,
-                                   shifted_prune_within=RECORDED_WITHIN)
+                                   prune_within=RECORDED_WITHIN,
+                                   cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0))
     recognizer = _Recording(WhisperModel.load(), settings=settings)
     table = recognizer.table
     with out.open("wb") as file:
-        pickle.dump({"split": split, "shifts": shifts, "sentences": list(table.sentences),
+        pickle.dump({"split": split, "sentences": list(table.sentences),
                      "sentence_of": list(table.sentence_of)}, file)
-        for item in read_corpus(CORPUS / split)[::every]:
+        for item in read_corpus(CORPUS / split)[offset::every]:
             recognizer.kept = []
             transcribe(recognizer, item)
             pickle.dump({"name": item.name, "kind": item.kind, "expected": item.transcript,
@@ -96,12 +105,8 @@ def load(path: Path) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class Rule:
-    shifts: tuple[int, ...]
-    """Indices into the recording's shifts."""
     margin: float
-    slot_margin: float | None
     deficit: float
-    confusable_margin: float | None = None
     token_bonus: float = WhisperSettings.token_bonus
     """Per token; the recording was made with the default, the difference is applied."""
     seconds_per_syllable: float | None = None
@@ -109,8 +114,8 @@ class Rule:
     within: float = WhisperSettings.prune_within
     """Pruning distance: scores further behind the best are taken as that far (what
     pruning closer than the recording's would have given)."""
-    shifted_within: float = WhisperSettings.shifted_prune_within
-    """The same for the shifted windows after the first."""
+    cross_check: CrossCheck | None = None
+    """How PocketSphinx's recorded decode sets the margin (None: Whisper alone)."""
 
 
 def form_lengths(recording: dict[str, Any]) -> np.ndarray:
@@ -140,19 +145,19 @@ def replay(recording: dict[str, Any], rule: Rule,
         commands = []
         taken = []
         for final in file["finals"]:
-            windows = []
-            for number, i in enumerate(rule.shifts):
-                totals = final["totals"][i].astype(np.float64)
-                pooled = final["pooled"][i].astype(np.float64)
-                if rule.token_bonus != WhisperSettings.token_bonus:
-                    totals = totals + extra
-                    pooled = table.pool(totals)
-                within = rule.shifted_within if number else rule.within
-                windows.append(WindowScores(totals, final["deficits"][i].astype(np.float64),
-                                            pooled, within=min(within, RECORDED_WITHIN)))
-            choice = choose(windows, table)
+            totals, deficits, pooled = (_first_window(final[key])
+                                        for key in ("totals", "deficits", "pooled"))
+            if rule.token_bonus != WhisperSettings.token_bonus:
+                totals = totals + extra
+                pooled = table.pool(totals)
+            choice = choose(WindowScores(totals, deficits, pooled,
+                                         within=min(rule.within, RECORDED_WITHIN)), table)
             longest = rule.seconds_per_syllable
-            if choice.is_sure(rule.margin, rule.slot_margin, rule.confusable_margin) \
+            margin = rule.margin
+            if rule.cross_check is not None:
+                margin = rule.cross_check.needed(choice.sentence, final["pocketsphinx"] or "",
+                                                 rule.margin)
+            if choice.margin >= margin \
                     and choice.deficit_per_token <= rule.deficit \
                     and (longest is None or final["speech_seconds"]
                          <= WhisperSettings.most_seconds_alone
@@ -160,8 +165,9 @@ def replay(recording: dict[str, Any], rule: Rule,
                 command = command_in(choice.sentence)
                 if command is not None:
                     commands.append(command)
-                    taken.append(f"{choice.sentence} (margin {choice.margin:.2f}, slot lead "
-                                 f"{choice.slot_lead:.2f}, deficit {choice.deficit_per_token:.2f})")
+                    heard = final["pocketsphinx"]
+                    taken.append(f"{choice.sentence} (margin {choice.margin:.2f}, deficit "
+                                 f"{choice.deficit_per_token:.2f}, PocketSphinx {heard!r})")
         condition = file["name"].split("/")[0]
         if file["kind"] == "chatter":
             verdict = "taken" if commands else "ignored"
@@ -189,15 +195,33 @@ def replay(recording: dict[str, Any], rule: Rule,
     return rates
 
 
-def grid(shift_sets: Sequence[tuple[int, ...]], margins: Sequence[float],
-         slot_margins: Sequence[float | None], deficits: Sequence[float],
-         token_bonuses: Sequence[float], durations: Sequence[float | None],
-         withins: Sequence[float], shifted_withins: Sequence[float],
-         confusable_margins: Sequence[float | None] = (None,)) -> list[Rule]:
+def grid(margins: Sequence[float],
+         deficits: Sequence[float], token_bonuses: Sequence[float],
+         durations: Sequence[float | None], withins: Sequence[float],
+         cross_checks: Sequence[CrossCheck | None] = (None,)) -> list[Rule]:
     return [Rule(*values) for values in
-            itertools.product(shift_sets, margins, slot_margins, deficits, confusable_margins,
-                              token_bonuses, durations, withins, shifted_withins)
-            if values[2] is None or values[2] > values[1]]
+            itertools.product(margins, deficits, token_bonuses, durations, withins,
+                              cross_checks)]
+
+
+def _cross_checks(text: str) -> list[CrossCheck | None]:
+    """"none;1.0,inf,1.25,1.25,inf": ;-separated, each none or the margins of
+    `CrossCheck` in order (the last may be left out)."""
+    return [None if chosen == "none" else CrossCheck(*(float(v) for v in chosen.split(",")))
+            for chosen in text.split(";")]
+
+
+def _first_window(scores: np.ndarray) -> np.ndarray:
+    """The scores as float64; of a recording made when the recognizer could score
+    several shifted windows (a row each), the unshifted one's."""
+    values = np.asarray(scores, dtype=np.float64)
+    return values[0] if values.ndim == 2 else values
+
+
+def _described(check: CrossCheck | None) -> str:
+    if check is None:
+        return "none"
+    return ",".join(f"{value:g}" for value in dataclasses.astuple(check))
 
 
 def _numbers(text: str) -> list[float | None]:
@@ -209,53 +233,45 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     recorder = commands.add_parser("record")
     recorder.add_argument("--split", required=True)
-    recorder.add_argument("--shifts", default="0,0.01,0.02",
-                          help="seconds cut from the window's start, comma-separated")
     recorder.add_argument("--every", type=int, default=1, help="take every Nth file")
+    recorder.add_argument("--offset", type=int, default=0,
+                          help="starting from this one (the espeak-ng splits list each "
+                               "sentence in every condition in turn)")
     recorder.add_argument("--out", type=Path, required=True)
     replayer = commands.add_parser("replay")
     replayer.add_argument("recordings", type=Path, nargs="+")
     replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
-    replayer.add_argument("--slot-margins", default="none,2.0,3.0,4.0")
     replayer.add_argument("--deficits", default="2.5")
     replayer.add_argument("--token-bonuses", default="1.0")
-    replayer.add_argument("--confusable-margins", default="none",
-                          help="least lead over a play with a confusable rank (none: off)")
     replayer.add_argument("--durations", default="none",
                           help="seconds per syllable of the duration check (none: off)")
     replayer.add_argument("--withins", default="8.0", help="pruning distances")
-    replayer.add_argument("--shifted-withins", default="8.0",
-                          help="pruning distances of the shifted windows")
-    replayer.add_argument("--shift-sets", default="0;0,1;0,1,2",
-                          help="sets of indices into the recorded shifts, ;-separated")
+    replayer.add_argument("--cross-checks", default="none",
+                          help="none, or agreed,disputed move,disputed,unheard move[,longer move] "
+                               "margins; "
+                               ";-separated")
     replayer.add_argument("--confusions", action="store_true",
                           help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.split, tuple(float(s) for s in args.shifts.split(",")), args.out,
-               args.every)
+        record(args.split, args.out, args.every, args.offset)
         return
     recordings = [load(path) for path in args.recordings]
-    shift_sets = [tuple(int(i) for i in chosen.split(",")) for chosen in args.shift_sets.split(";")]
-    rules = grid(shift_sets, [float(m) for m in args.margins.split(",")],
-                 _numbers(args.slot_margins), [float(d) for d in args.deficits.split(",")],
+    rules = grid([float(m) for m in args.margins.split(",")],
+                 [float(d) for d in args.deficits.split(",")],
                  [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations),
                  [float(w) for w in args.withins.split(",")],
-                 [float(w) for w in args.shifted_withins.split(",")],
-                 _numbers(args.confusable_margins))
+                 _cross_checks(args.cross_checks))
     for recording in recordings:
-        shifts = recording["shifts"]
-        print(f"\n{recording['split']} ({len(recording['files'])} files), shifts {shifts}")
+        print(f"\n{recording['split']} ({len(recording['files'])} files)")
         for rule in rules:
             confusions: list[str] | None = [] if args.confusions else None
             rates = replay(recording, rule, confusions)
-            used = ",".join(f"{1000 * shifts[i]:.0f}" for i in rule.shifts)
             cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
-            print(f"shifts {used:>8} margin {rule.margin:4.2f} slot {rule.slot_margin} "
-                  f"confusable {rule.confusable_margin} "
+            print(f"margin {rule.margin:4.2f} "
                   f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} duration "
-                  f"{rule.seconds_per_syllable} within {rule.within}/{rule.shifted_within} "
-                  f"| {cells}", flush=True)
+                  f"{rule.seconds_per_syllable} within {rule.within} "
+                  f"cross {_described(rule.cross_check)} | {cells}", flush=True)
             for line in confusions or []:
                 print("    " + line)
 

@@ -48,16 +48,3 @@ def test_a_steady_noise_becomes_the_new_floor() -> None:
     assert FrameEvent.STARTED in events
 
 
-def test_a_voice_activity_probability_decides_speech_whatever_the_energy() -> None:
-    settings = EndpointSettings()
-    detector = SpeechDetector(settings)
-    # Loud frames the detector calls not speech, then quiet frames it calls speech.
-    assert all(event is FrameEvent.QUIET for event in
-               (detector.push(LOUD, 0.1) for _ in range(10)))
-    events = [detector.push(QUIET, 0.9) for _ in range(5)]
-    assert FrameEvent.STARTED in events and detector.in_speech
-    # Within the utterance the lower threshold holds it open; below it, it pauses.
-    detector.push(QUIET, settings.continue_probability + 0.01)
-    assert detector.quiet_frames == 0
-    events = [detector.push(LOUD, 0.0) for _ in range(settings.end_frames)]
-    assert FrameEvent.PAUSED in events and events[-1] is FrameEvent.ENDED

@@ -10,11 +10,18 @@ from __future__ import annotations
 import dataclasses
 import os
 import signal
+import socket
+import subprocess
+import sys
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
+
+import pytest
 
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.recognizers import second_opinion
 from voicespit.speech.recognizers.pocketsphinx_engine import DecoderPair, PocketSphinxSettings
 from voicespit.speech.recognizers.pocketsphinx_recognizer import HELPER_RESTARTED, PocketSphinxRecognizer
 from voicespit.speech.recognizers.second_opinion import SecondOpinion
@@ -106,7 +113,7 @@ def test_a_killed_child_is_started_again_and_meanwhile_the_recognizer_decodes_fo
     alone = PocketSphinxRecognizer(settings=dataclasses.replace(PocketSphinxSettings(),
                                                                 agreement_in_child=False))
     items = list(read_corpus(spoken_corpus))
-    opinion = with_child._second_opinion
+    opinion = with_child._spare.child
     assert opinion is not None
     pcm, _ = read_wav(items[0].path)
     ready(opinion, pcm)
@@ -138,5 +145,21 @@ def test_with_live_cmn_the_second_decode_stays_in_this_decoder() -> None:
     # not be the decode this process would have made.
     live = PocketSphinxRecognizer(settings=dataclasses.replace(PocketSphinxSettings(),
                                                                batch_cmn=False))
-    assert live._second_opinion is None
-    assert PocketSphinxRecognizer()._second_opinion is not None
+    assert live._spare.child is None
+    assert PocketSphinxRecognizer()._spare.child is not None
+
+
+@pytest.mark.parametrize("grace", [second_opinion.STOP_GRACE_SECONDS, 0.0])
+def test_stopping_a_child_that_will_not_leave_kills_and_reaps_it_without_raising(
+        monkeypatch: pytest.MonkeyPatch, grace: float) -> None:
+    # A child that ignores the hang-up; with no grace at all even the killed child
+    # cannot have exited by the time it is waited for (as under heavy load).
+    monkeypatch.setattr(second_opinion, "STOP_GRACE_SECONDS", grace)
+    ours, theirs = socket.socketpair()
+    stubborn = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    theirs.close()
+    second_opinion._stop(Connection(ours.detach()), stubborn)
+    deadline = time.monotonic() + PATIENT
+    while stubborn.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert stubborn.returncode == -signal.SIGKILL, "killed, and reaped (no zombie left)"

@@ -7,6 +7,8 @@ espeak-ng commands and chatter, and the bad input a player's machine can give.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 import shutil
 import subprocess
@@ -22,9 +24,16 @@ from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
+from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSettings
+from voicespit.speech.recognizers.second_opinion import SpareDecoder
 from voicespit.speech.recognizers.transcription import CorpusItem, read_corpus, transcribe
+from voicespit.speech.recognizers.whisper_choice import CrossCheck
 from voicespit.speech.recognizers.whisper_model import WhisperModel
-from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, syllables
+from voicespit.speech.recognizers.whisper_recognizer import (
+    WhisperRecognizer,
+    WhisperSettings,
+    syllables,
+)
 
 BLOCK = 2 * SAMPLE_RATE // 10
 RANK_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
@@ -61,6 +70,42 @@ def test_real_people_saying_a_rank_are_heard_as_that_rank(recognizer: WhisperRec
         finals = hear(recognizer, pcm)
         assert commands_of(finals) == [Command.play(digit - 1)], (digit, finals)
         assert finals[0].confidence is not None and 0.5 < finals[0].confidence <= 1.0
+
+
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_the_cross_check_asks_pocketsphinx_and_a_disputed_move_is_refused_not_guessed(
+        whisper_model: WhisperModel) -> None:
+    # Refuse every move PocketSphinx does not name too; accept agreement at any lead.
+    strict = CrossCheck(agreed_margin=0.0, disputed_move_margin=math.inf, disputed_margin=1.25,
+                        unheard_move_margin=math.inf)
+    checked = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
+        WhisperSettings(), cross_check=strict))
+    verdicts = []
+    for speaker in ("jackson", "theo", "yweweler"):
+        for digit in (2, 5, 9):
+            pcm, _ = read_wav(REAL_VOICES / f"{digit}_{speaker}_0.wav")
+            finals = hear(checked, pcm)
+            assert len(finals) == 1, finals
+            agrees = finals[0].scores["pocketsphinx_agrees"]  # type: ignore[index]
+            assert agrees in (0.0, 1.0), "PocketSphinx was asked"
+            heard = commands_of(finals)
+            assert heard == ([Command.play(digit - 1)] if agrees else []), (digit, finals)
+            verdicts.append(agrees)
+    # Both branches were taken (PocketSphinx hears about half of real voices).
+    assert 0.0 in verdicts and 1.0 in verdicts, verdicts
+
+
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_without_a_usable_pocketsphinx_whisper_decides_alone(whisper_model: WhisperModel,
+                                                             tmp_path: Path) -> None:
+    checked = WhisperRecognizer(whisper_model)
+    # The cross-check pointed at a PocketSphinx model that is not there, in the child
+    # and in this process alike.
+    checked._cross_check = SpareDecoder(PocketSphinxSettings(), tmp_path / "no-model")
+    pcm, _ = read_wav(REAL_VOICES / "5_jackson_0.wav")
+    finals = hear(checked, pcm)
+    assert commands_of(finals) == [Command.play(4)], finals
+    assert math.isnan(finals[0].scores["pocketsphinx_agrees"])  # type: ignore[index]
 
 
 def spoken(text: str, folder: Path, voice: str = "en-us", rate: int = 165) -> bytes:

@@ -42,16 +42,6 @@ class EndpointSettings:
     """The longest utterance; past it the utterance is cut (noise that never stops)."""
     floor_rise: float = 0.02
     """How fast the floor climbs towards louder quiet frames (per frame, 0..1)."""
-    start_probability: float = 0.5
-    """With a voice activity detector's probability: a frame this likely speech is speech."""
-    continue_probability: float = 0.35
-    """Within an utterance, a frame this likely speech is still speech (Silero's own
-    hysteresis: its authors end speech 0.15 below the start threshold)."""
-    detector_below_db: float = 36.0
-    """With a voice activity detector for noisy utterances only: an utterance standing
-    less than this above the floor is noisy. Between the tuning corpora's speech at
-    20 dB SNR (peaks 30-34 dB above the floor, which the energy test cut 1 time in 5)
-    and real voices in a quiet room (40-72 dB)."""
 
 
 class FrameEvent(enum.Enum):
@@ -121,10 +111,8 @@ class SpeechDetector:
         extra = self.settings.noisy_extra_frames if self.is_noisy else 0
         return self.settings.settle_frames + extra
 
-    def push(self, frame_energy_db: float, speech_probability: float | None = None) -> FrameEvent:
-        """The meaning of the next frame, given its energy in dB and, when a voice
-        activity detector runs, its probability that the frame is speech (which then
-        decides speech or not; the energy still tracks the noise floor)."""
+    def push(self, frame_energy_db: float) -> FrameEvent:
+        """The meaning of the next frame, given its energy in dB."""
         settings = self.settings
         # The median of three frames: one frame's flutter or click is not speech.
         self._recent = [*self._recent[-2:], frame_energy_db]
@@ -132,8 +120,7 @@ class SpeechDetector:
         if self.floor_db is None:
             self.floor_db = energy_db
         if not self.in_speech:
-            if (energy_db > self.floor_db + settings.start_db if speech_probability is None
-                    else speech_probability >= settings.start_probability):
+            if energy_db > self.floor_db + settings.start_db:
                 self._loud_run += 1
                 if self._loud_run >= settings.start_frames:
                     self.in_speech = True
@@ -152,8 +139,7 @@ class SpeechDetector:
         self._length += 1
         self._energies.append(energy_db)
         self._peak_db = energy_db if self._peak_db is None else max(self._peak_db, energy_db)
-        if (energy_db > self.floor_db + settings.continue_db if speech_probability is None
-                else speech_probability >= settings.continue_probability):
+        if energy_db > self.floor_db + settings.continue_db:
             self._quiet_run = 0
         else:
             self._quiet_run += 1

@@ -23,6 +23,7 @@ from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.word_graph import WordGraph
 from voicespit.speech.listening.endpoint import EndpointSettings
 from voicespit.speech.recognizer import RecognizerError
+from voicespit.speech.signal import Samples, add_comfort_noise, suppress_noise, to_pcm
 
 LOG_BASE = math.log(1.0001)
 """PocketSphinx reports scores as 1.0001 ** log-score; this undoes it."""
@@ -277,6 +278,16 @@ class DecoderPair:
             margin = (_log(hypothesis.score) - _log(phones.score if phones else 0.0)) \
                 / speech_frames
         return Decoded(text, spoken[0][0], spoken[-1][1], margin)
+
+
+def prepared_pcm(samples: Samples, noise: Samples, *, floor_gain: float,
+                 comfort_noise: float, suppress: bool = True) -> bytes:
+    """An utterance cleaned as PocketSphinx decodes best: stationary noise suppressed
+    (`noise` is audio from before the speech) and a faint comfort noise over digital
+    silence, which the acoustic model was never trained on."""
+    if suppress:
+        samples = suppress_noise(samples, noise, floor_gain=floor_gain)
+    return to_pcm(add_comfort_noise(samples, comfort_noise))
 
 
 def _probe_model(acoustic: Path, dictionary: Path) -> None:

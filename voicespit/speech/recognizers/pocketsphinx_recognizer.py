@@ -27,34 +27,25 @@ against the loop's); it is off by default (see the README for what it costs).
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import math
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
-import numpy as np
-
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes
-from voicespit.speech.listening.endpoint import FrameEvent, SpeechDetector
+from voicespit.speech.listening.endpoint import FrameEvent
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.recognizers.pocketsphinx_engine import (
     Decoded,
     DecoderPair,
     PocketSphinxSettings,
+    prepared_pcm,
 )
-from voicespit.speech.recognizers.second_opinion import SecondOpinion
-from voicespit.speech.signal import (
-    FRAME,
-    FrameCutter,
-    Samples,
-    add_comfort_noise,
-    speech_band_energy_db,
-    suppress_noise,
-    to_pcm,
-)
+from voicespit.speech.recognizers.second_opinion import Pending, SpareDecoder
+from voicespit.speech.recognizers.utterance_audio import EndpointingRecognizer
+from voicespit.speech.signal import FRAME
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
 HELPER_RESTARTS = 3
@@ -66,7 +57,7 @@ __all__ = ["PocketSphinxRecognizer", "PocketSphinxSettings"]
 
 
 
-class PocketSphinxRecognizer:
+class PocketSphinxRecognizer(EndpointingRecognizer):
     """The Recognizer protocol over PocketSphinx; endpointing happens inside."""
 
     name = "pocketsphinx"
@@ -80,23 +71,16 @@ class PocketSphinxRecognizer:
         model cannot be loaded.
         """
         self.settings = settings = settings if settings is not None else PocketSphinxSettings()
+        super().__init__(settings.endpoint)
         self._engine = DecoderPair(settings, model_dir)
         # With live CMN every decode moves the decoder's running mean, so the second
         # decode must stay in this decoder for the results to be the same.
         in_child = settings.agreement and settings.agreement_in_child and settings.batch_cmn
-        self._model_dir = model_dir
-        self._second_opinion = SecondOpinion(settings, model_dir) if in_child else None
-        self._helper_restarts = 0
+        self._spare = SpareDecoder(settings, model_dir, here=self._engine, in_child=in_child,
+                                   restarts=HELPER_RESTARTS)
+        self._spare.on_restart = self._helper_restarted
         self.on_trouble: Callable[[str], None] | None = None
         """Told, in a sentence fit to say, when the recognizer recovered from a failure."""
-        self._detector = SpeechDetector(settings.endpoint)
-        self._cutter = FrameCutter()
-        self._frames_fed = 0
-        preroll = settings.endpoint.preroll_frames + settings.endpoint.start_frames
-        self._ring: collections.deque[Samples] = collections.deque(maxlen=preroll)
-        self._utterance: list[Samples] = []
-        self._noise: Samples = np.zeros(0)
-        self._utterance_start = 0
         self._last_partial = ""
         self._paused: Decoded | None = None
         self.set_phrases(grammar_sentences() if phrases is None else phrases)
@@ -111,56 +95,28 @@ class PocketSphinxRecognizer:
         self._sentence_list = sentences
         self._prefixes = proper_prefixes(sentences)
         self._engine.use_sentences(sentences)
-        if self._second_opinion is not None:
-            self._second_opinion.use_sentences(sentences)
+        self._spare.use_sentences(sentences)
 
     def set_prior(self, preferred: Collection[str]) -> None:
         """A grammar decoder cannot weigh sentences: it hears every phrase alike."""
 
-    def accept_audio(self, pcm: bytes) -> list[Recognition]:
-        return [result for frame in self._cutter.frames(pcm)
-                if (result := self._push_frame(frame)) is not None]
+    def _decide_now(self) -> Recognition:
+        asked = self._ask_second_opinion()
+        return self._final(self._confirmed(self._decode(final=True), asked))
 
-    def finish(self) -> list[Recognition]:
-        """End of stream: decide the utterance in progress, then start a fresh stream."""
-        results = []
-        if self._detector.in_speech and self._utterance:
-            ticket = self._ask_second_opinion()
-            results.append(self._final(self._confirmed(self._decode(final=True), ticket)))
-        self._detector = SpeechDetector(self.settings.endpoint)
+    def _new_stream(self) -> None:
         self._engine.new_stream()
-        self._cutter.clear()
-        self._frames_fed = 0
-        self._ring.clear()
-        self._utterance = []
-        return results
 
-    def reset(self) -> None:
-        self._detector.reset()
-        self._utterance = []
-        self._ring.clear()
+    def _forget(self) -> None:
         self._last_partial = ""
 
     # ------------------------------------------------------------ one frame
 
-    def _push_frame(self, frame: Samples) -> Recognition | None:
-        self._frames_fed += 1
-        event = self._detector.push(speech_band_energy_db(frame))
-        if event is FrameEvent.QUIET:
-            self._ring.append(frame)
-            return None
-        if event is FrameEvent.STARTED:
-            loud = self.settings.endpoint.start_frames - 1
-            before = list(self._ring)
-            self._noise = np.concatenate(before[:len(before) - loud]) if len(before) > loud \
-                else np.zeros(0)
-            self._utterance = [*before, frame]
-            self._utterance_start = self._frames_fed - len(self._utterance)
-            self._ring.clear()
-            self._last_partial = ""
-            self._paused = None
-            return None
-        self._utterance.append(frame)
+    def _started(self) -> None:
+        self._last_partial = ""
+        self._paused = None
+
+    def _within_utterance(self, event: FrameEvent) -> Recognition | None:
         if self._detector.quiet_frames == 0:
             self._paused = None
         if event is FrameEvent.PAUSED and self.settings.end_on_hypothesis:
@@ -174,8 +130,8 @@ class PocketSphinxRecognizer:
             else:
                 # Confirmed at once, even a command that could go on ("seven"): when it
                 # settles, it can then go out without another decode.
-                ticket = self._ask_second_opinion()
-                decoded = self._paused = self._confirmed(self._decode(final=False), ticket)
+                asked = self._ask_second_opinion()
+                decoded = self._paused = self._confirmed(self._decode(final=False), asked)
             if self._is_said(decoded):
                 self._detector.reset()
                 return self._final(decoded)
@@ -184,18 +140,16 @@ class PocketSphinxRecognizer:
                 return self._recognition(decoded, is_final=False)
             return None
         if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
-            ticket = self._ask_second_opinion()
-            return self._final(self._confirmed(self._decode(final=True), ticket))
+            return self._decide_now()
         return None
 
     # ------------------------------------------------------------ decoding
 
     def _decode(self, *, final: bool) -> Decoded:
-        samples = np.concatenate(self._utterance)
-        if self.settings.noise_suppression:
-            samples = suppress_noise(samples, self._noise,
-                                     floor_gain=self.settings.noise_floor_gain)
-        pcm = to_pcm(add_comfort_noise(samples, self.settings.comfort_noise))
+        pcm = prepared_pcm(self._audio.samples(), self._audio.noise,
+                           floor_gain=self.settings.noise_floor_gain,
+                           comfort_noise=self.settings.comfort_noise,
+                           suppress=self.settings.noise_suppression)
         return self._engine.decode(pcm, measure_margin=self._worth_measuring if not final
                                    else lambda text: True)
 
@@ -203,53 +157,33 @@ class PocketSphinxRecognizer:
     def helper_pid(self) -> int | None:
         """The process id of the second-opinion child while it takes requests (it has
         loaded its model and has not failed). Ask on the recognizer's own thread."""
-        helper = self._second_opinion
+        helper = self._spare.child
         return helper.pid if helper is not None and helper.ready() else None
 
-    def _ask_second_opinion(self) -> int | None:
+    def _ask_second_opinion(self) -> Pending:
         """Hand the second audio to the child before the first decode starts, so that
-        both decodes run at once; we only know afterwards whether it is needed."""
-        helper = self._second_opinion
-        if helper is None:
-            return None
-        if not helper.ready():
-            if not helper.usable:
-                self._restart_helper(helper)
-            return None  # no audio prepared for a child that cannot take it
-        return helper.ask(self._second_audio())
+        both decodes run at once; we only know afterwards whether it is needed. A dead
+        child is replaced meanwhile (this process decodes for it, so nothing is lost)."""
+        return self._spare.ask(self._second_audio)
 
-    def _restart_helper(self, dead: SecondOpinion) -> None:
-        """The child died: meanwhile this process decodes for it (so nothing is lost),
-        and a new child is started, unless it failed by itself or keeps dying."""
-        self._second_opinion = None
-        if dead.failed_itself or self._helper_restarts >= HELPER_RESTARTS:
-            return
-        self._helper_restarts += 1
-        helper = SecondOpinion(self.settings, self._model_dir)
-        helper.use_sentences(self._sentence_list)
-        self._second_opinion = helper
+    def _helper_restarted(self) -> None:
         if self.on_trouble is not None:
             self.on_trouble(HELPER_RESTARTED)
 
-    def _confirmed(self, decoded: Decoded, ticket: int | None) -> Decoded:
+    def _confirmed(self, decoded: Decoded, asked: Pending) -> Decoded:
         """With `agreement`, a command about to go out is decoded again from differently
         prepared audio (lighter suppression, a louder comfort floor); if the second
         decode names another command, the result is disputed and will be refused."""
         if not self.settings.agreement or decoded.text not in self._sentences:
             return decoded
-        other = None
-        if ticket is not None and self._second_opinion is not None:
-            other = self._second_opinion.answer(ticket)
-        if other is None:
-            # No child, or it could not answer: the same decode here, only later.
-            other = self._engine.decode(self._second_audio(),
-                                        measure_margin=lambda text: False).text
+        # The child's answer, or, with no child or a late one, the same decode here.
+        other = self._spare.text(asked)
         return dataclasses.replace(decoded, disputed=command_in(other) != command_in(decoded.text))
 
     def _second_audio(self) -> bytes:
-        raw = np.concatenate(self._utterance)
-        second = suppress_noise(raw, self._noise, floor_gain=self.settings.agreement_floor_gain)
-        return to_pcm(add_comfort_noise(second, self.settings.agreement_comfort_noise))
+        return prepared_pcm(self._audio.samples(), self._audio.noise,
+                            floor_gain=self.settings.agreement_floor_gain,
+                            comfort_noise=self.settings.agreement_comfort_noise)
 
     def _worth_measuring(self, text: str) -> bool:
         """At a pause the phone loop (a second decode) runs only if the command may go out."""
@@ -267,7 +201,7 @@ class PocketSphinxRecognizer:
         """
         if decoded.text not in self._sentences or decoded.end_frame is None:
             return False
-        trailing = len(self._utterance) - 1 - decoded.end_frame
+        trailing = len(self._audio.frames) - 1 - decoded.end_frame
         if trailing < self.settings.trailing_silence_frames:
             return False
         settled = self._detector.quiet_frames >= self._detector.settle_after
@@ -284,16 +218,15 @@ class PocketSphinxRecognizer:
         return decoded.margin is not None and decoded.margin >= threshold
 
     def _final(self, decoded: Decoded) -> Recognition:
-        self._utterance = []
+        self._audio.drop()
         self._paused = None
-        self._ring.clear()
         return self._recognition(decoded, is_final=True)
 
     def _recognition(self, decoded: Decoded, *, is_final: bool) -> Recognition:
         start = end = None
         if decoded.start_frame is not None and decoded.end_frame is not None:
-            start = (self._utterance_start + decoded.start_frame) * FRAME_SECONDS
-            end = (self._utterance_start + decoded.end_frame + 1) * FRAME_SECONDS
+            start = (self._audio.start_frame + decoded.start_frame) * FRAME_SECONDS
+            end = (self._audio.start_frame + decoded.end_frame + 1) * FRAME_SECONDS
         confidence = None
         if decoded.margin is not None:
             threshold = self.settings.confidence_threshold or 0.0
@@ -305,7 +238,7 @@ class PocketSphinxRecognizer:
         scores = {"phone_margin": decoded.margin} if decoded.margin is not None else {}
         return Recognition(text=decoded.text, is_final=is_final, confidence=confidence,
                            speech_start=start, speech_end=end,
-                           emitted_at=self._frames_fed * FRAME_SECONDS, rejected=rejected,
+                           emitted_at=self._audio.frames_fed * FRAME_SECONDS, rejected=rejected,
                            scores=scores or None)
 
 

@@ -22,14 +22,17 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 from voicespit.speech.recognizer import RecognizerError
 from voicespit.speech.recognizers.pocketsphinx_engine import DecoderPair, PocketSphinxSettings
 
+STOP_GRACE_SECONDS = 0.5
+"""How long a hung-up child is given to leave, and then to die once killed."""
 ANSWER_TIMEOUT_SECONDS = 1.0
 """Longer than a decode ever takes on a loaded machine (tens of milliseconds); past
 it the child is presumed stuck and the caller decodes for itself."""
@@ -148,13 +151,116 @@ class SecondOpinion:
 
 
 def _stop(connection: Connection, process: subprocess.Popen[bytes]) -> None:
+    """Hang up; a child that does not leave by itself in time is killed and reaped.
+
+    Never raises: it runs from a finalizer, often while the game is shutting down, and
+    on a loaded machine a killed child can take longer than any fixed wait to exit.
+    """
     with contextlib.suppress(OSError):
         connection.close()
     try:
-        process.wait(timeout=0.5)
+        process.wait(timeout=STOP_GRACE_SECONDS)
+        return
     except subprocess.TimeoutExpired:
+        pass
+    with contextlib.suppress(OSError):
         process.kill()
-        process.wait(timeout=0.5)
+    try:
+        process.wait(timeout=STOP_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        # Still exiting: reap it off this thread, so it leaves no zombie behind.
+        threading.Thread(target=process.wait, name="reap-second-opinion", daemon=True).start()
+
+
+class SpareDecoder:
+    """A grammar decode on the other core when a child can take it, else in this process.
+
+    The answer is the same either way (the child runs the same decoder with the same
+    settings), so whether the child is loading, late or dead changes only the time.
+    A child that died is started again up to `restarts` times; one that failed by
+    itself (its model did not load) is not.
+    """
+
+    def __init__(self, settings: PocketSphinxSettings, model_dir: Path | None, *,
+                 here: DecoderPair | None = None, in_child: bool = True,
+                 restarts: int = 3) -> None:
+        """`here` decodes in this process when the child cannot (None: one is loaded
+        the first time it is needed)."""
+        self.settings = settings
+        self._model_dir = model_dir
+        self._here = here
+        self._restarts_left = restarts
+        self._sentences: tuple[str, ...] = ()
+        self._child = SecondOpinion(settings, model_dir) if in_child else None
+        self.on_restart: Callable[[], None] | None = None
+        """Called when a dead child was replaced by a new one."""
+
+    @property
+    def child(self) -> SecondOpinion | None:
+        """The child process while there is one."""
+        return self._child
+
+    def use_sentences(self, sentences: Sequence[str]) -> None:
+        self._sentences = tuple(sentences)
+        if self._child is not None:
+            self._child.use_sentences(self._sentences)
+
+    def ask(self, audio: Callable[[], bytes]) -> Pending:
+        """Start decoding in the child if it can take it now; `audio` is made only when
+        it is needed (here, or later by `text`)."""
+        child = self._child
+        if child is None:
+            return Pending(audio)
+        if not child.ready():
+            if not child.usable:
+                self._replace(child)
+            return Pending(audio)
+        pending = Pending(audio)
+        pending.ticket = child.ask(pending.pcm())
+        return pending
+
+    def text(self, pending: Pending) -> str:
+        """What the grammar decode heard ("" for nothing, or not a command)."""
+        if pending.ticket is not None and self._child is not None:
+            answer = self._child.answer(pending.ticket)
+            if answer is not None:
+                return answer
+        return self._decoder_here().decode(pending.pcm(), measure_margin=lambda text: False).text
+
+    def close(self) -> None:
+        if self._child is not None:
+            self._child.close()
+
+    def _decoder_here(self) -> DecoderPair:
+        if self._here is None:
+            self._here = DecoderPair(self.settings, self._model_dir)
+            self._here.use_sentences(self._sentences)
+        return self._here
+
+    def _replace(self, dead: SecondOpinion) -> None:
+        self._child = None
+        if dead.failed_itself or self._restarts_left <= 0:
+            return
+        self._restarts_left -= 1
+        self._child = SecondOpinion(self.settings, self._model_dir)
+        self._child.use_sentences(self._sentences)
+        if self.on_restart is not None:
+            self.on_restart()
+
+
+class Pending:
+    """A decode asked of a `SpareDecoder`: its audio, and the child's ticket if it took it."""
+
+    def __init__(self, audio: Callable[[], bytes]) -> None:
+        self._audio = audio
+        self._pcm: bytes | None = None
+        self.ticket: int | None = None
+
+    def pcm(self) -> bytes:
+        """The audio, made once."""
+        if self._pcm is None:
+            self._pcm = self._audio()
+        return self._pcm
 
 
 def _serve(connection: Connection) -> None:

@@ -51,6 +51,11 @@ class FileResult:
     finals: list[Recognition] = field(default_factory=list)
     """Every final result, accepted or not (for analysis)."""
     latency_ms: float | None = None
+    """From the true end of speech to the first command, in real time (the wait for the
+    endpointer, processing and any backlog)."""
+    hangover_ms: float | None = None
+    """The part of `latency_ms` that is audio: from the end of speech to the frame the
+    command went out at (the endpointer's wait), whatever the processing took."""
     audio_seconds: float = 0.0
     processing_seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -191,6 +196,7 @@ def _decide(result: FileResult, finals: list[tuple[Recognition, float]]) -> None
                 else recognition.speech_end
             if end is not None:
                 result.latency_ms = 1000.0 * (done - end)
+                result.hangover_ms = 1000.0 * (recognition.emitted_at - end)
 
 
 def transcribe_all(recognizer: Recognizer, items: Iterable[CorpusItem]) -> Iterator[FileResult]:
@@ -212,8 +218,12 @@ def summarize(results: list[FileResult]) -> dict[str, object]:
     summary = _rates(results)
     latencies = [r.latency_ms for r in results if r.item.kind == "command"
                  and r.latency_ms is not None]
+    hangovers = [r.hangover_ms for r in results if r.item.kind == "command"
+                 and r.hangover_ms is not None]
     audio = sum(r.audio_seconds for r in results)
     summary.update({
+        "hangover_ms_p50": _rounded(statistics.median(hangovers) if hangovers else None),
+        "hangover_ms_p95": _rounded(percentile(hangovers, 0.95)),
         "latency_ms_p50": _rounded(statistics.median(latencies) if latencies else None),
         "latency_ms_p95": _rounded(percentile(latencies, 0.95)),
         "real_time_factor": round(sum(r.processing_seconds for r in results) / audio, 4)

@@ -1,0 +1,139 @@
+"""The audio an endpointing recognizer keeps: frames of the stream, the pre-roll, the utterance.
+
+PocketSphinx's and Whisper's recognizers both cut the stream into frames, keep the
+last few quiet frames so that a soft onset (the s of six) is not lost, and gather
+the utterance from its trigger on; the audio before the speech is their noise
+sample. One home for that bookkeeping (`UtteranceAudio`) and for the protocol
+methods built on it (`EndpointingRecognizer`), so that starting a stream afresh
+and dropping an utterance mean the same in both.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterator
+
+import numpy as np
+
+from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.recognizer import Recognition
+from voicespit.speech.signal import FrameCutter, Samples, speech_band_energy_db
+
+
+class UtteranceAudio:
+    """Frames counted from the start of the stream, the pre-roll ring and the utterance."""
+
+    def __init__(self, preroll_frames: int, loud_frames: int) -> None:
+        """`preroll_frames`: quiet frames kept before a trigger; `loud_frames`: how many
+        of those the trigger itself needed, which are speech, not noise."""
+        self._cutter = FrameCutter()
+        self._ring: collections.deque[Samples] = collections.deque(maxlen=preroll_frames)
+        self._loud_frames = loud_frames
+        self.frames_fed = 0
+        """Frames of this stream so far."""
+        self.frames: list[Samples] = []
+        """The utterance's frames, pre-roll first (empty: none in progress)."""
+        self.start_frame = 0
+        """The stream frame the utterance's first frame was."""
+        self.noise: Samples = np.zeros(0)
+        """The quiet audio before the utterance's trigger."""
+
+    def cut(self, pcm: bytes) -> Iterator[Samples]:
+        """The whole frames `pcm` completes, each counted as fed."""
+        for frame in self._cutter.frames(pcm):
+            self.frames_fed += 1
+            yield frame
+
+    def quiet(self, frame: Samples) -> None:
+        """A frame with no utterance in progress: kept as pre-roll."""
+        self._ring.append(frame)
+
+    def start(self, frame: Samples) -> None:
+        """The trigger frame: the utterance begins with the pre-roll."""
+        before = list(self._ring)
+        noisy = len(before) - self._loud_frames
+        self.noise = np.concatenate(before[:noisy]) if noisy > 0 else np.zeros(0)
+        self.frames = [*before, frame]
+        self.start_frame = self.frames_fed - len(self.frames)
+        self._ring.clear()
+
+    def add(self, frame: Samples) -> None:
+        self.frames.append(frame)
+
+    def samples(self) -> Samples:
+        return np.concatenate(self.frames)
+
+    def drop(self) -> None:
+        """Forget the utterance and the pre-roll (decided, or reset)."""
+        self.frames = []
+        self._ring.clear()
+
+    def restart(self) -> None:
+        """A new stream: frame counting starts again, nothing half-cut is kept."""
+        self._cutter.clear()
+        self.frames_fed = 0
+        self.drop()
+
+
+class EndpointingRecognizer:
+    """What the recognizers that find utterances themselves share: the stream cut into
+    frames, the endpointer, and what `finish` and `reset` do to both.
+
+    A subclass says what a frame of an utterance means (`_within_utterance`), how to
+    decide the utterance in progress when the stream ends (`_decide_now`), and what
+    else it starts afresh or forgets.
+    """
+
+    def __init__(self, endpoint: EndpointSettings) -> None:
+        self._endpoint = endpoint
+        self._detector = SpeechDetector(endpoint)
+        self._audio = UtteranceAudio(endpoint.preroll_frames + endpoint.start_frames,
+                                     loud_frames=endpoint.start_frames - 1)
+
+    def accept_audio(self, pcm: bytes) -> list[Recognition]:
+        return [result for frame in self._audio.cut(pcm)
+                if (result := self._push_frame(frame)) is not None]
+
+    def finish(self) -> list[Recognition]:
+        """End of stream: decide the utterance in progress, then start a fresh stream."""
+        results = []
+        if self._detector.in_speech and self._audio.frames:
+            results.append(self._decide_now())
+        self._detector = SpeechDetector(self._endpoint)
+        self._new_stream()
+        self._audio.restart()
+        return results
+
+    def reset(self) -> None:
+        self._detector.reset()
+        self._audio.drop()
+        self._forget()
+
+    def _push_frame(self, frame: Samples) -> Recognition | None:
+        event = self._detector.push(speech_band_energy_db(frame))
+        if event is FrameEvent.QUIET:
+            self._audio.quiet(frame)
+            return None
+        if event is FrameEvent.STARTED:
+            self._audio.start(frame)
+            self._started()
+            return None
+        self._audio.add(frame)
+        return self._within_utterance(event)
+
+    def _started(self) -> None:
+        """An utterance began with this frame (already in `_audio`)."""
+
+    def _within_utterance(self, event: FrameEvent) -> Recognition | None:
+        """A frame of the utterance in progress (already in `_audio`): a result, or None."""
+        raise NotImplementedError
+
+    def _decide_now(self) -> Recognition:
+        """The final result for the utterance in progress, as it stands."""
+        raise NotImplementedError
+
+    def _new_stream(self) -> None:
+        """What else a fresh stream starts afresh (nothing by default)."""
+
+    def _forget(self) -> None:
+        """What else `reset` forgets (nothing by default)."""
