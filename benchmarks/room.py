@@ -23,6 +23,7 @@ simulated, and everything else is the game's own:
 
 from __future__ import annotations
 
+import functools
 import io
 import tempfile
 import time
@@ -117,8 +118,11 @@ class PartitionedConvolver:
         return out[self.block:]
 
 
+@functools.lru_cache(maxsize=4)
 def narrated_match(seed: int = 7) -> Timeline:
-    """A whole narrated match of Spit (computer against a simulated player)."""
+    """A whole narrated match of Spit (computer against a simulated player). Rendered once
+    per process: espeak-ng's output shifts by a few samples with every utterance a process
+    renders, so a second rendering is not the same match to the sample."""
     with tempfile.TemporaryDirectory() as folder:
         result = narrate_game(Rules.for_game("spit", []), seed, Path(folder) / "match.wav",
                               io.StringIO())
