@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.audio.narrate import narrate_game
-from voicespit.audio.output import Mixer, Playing
+from voicespit.audio.output import FADE_SECONDS, Mixer, Playing
 from voicespit.audio.timeline import Placed, Timeline
 from voicespit.clock import FakeClock
 from voicespit.engine import Rules
@@ -200,6 +200,8 @@ class FarEnd:
         self.skipped = 0
         """Speech that would have started while the player was talking (held, not played)."""
         self.stops: list[Stop] = []
+        self.hushes: list[float] = []
+        """Clock times at which each hush was heard (the next block rendered, ramped down)."""
         self._speaking: list[Playing] = []
         self.spoken = SpokenWords()
         """The words played, as the live speaker reports them (`on_words_played`)."""
@@ -252,6 +254,12 @@ class FarEnd:
         self.stops.append(Stop(at))
         for playing in self._speaking:
             playing.stop()
+
+    def hush(self, hushed: bool) -> None:
+        """As the live speaker hushes: the mixer takes speech down from its next block."""
+        self.mixer.hush(hushed)
+        if hushed:
+            self.hushes.append(self.frontier + FADE_SECONDS)
 
     def player_done(self, at: float) -> None:
         self.held = False

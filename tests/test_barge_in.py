@@ -15,7 +15,7 @@ import pytest
 from benchmarks.make_corpus import speak, trim
 from benchmarks.room import impulse_response, levelled
 from tests.conftest import REAL_VOICES
-from voicespit.speech.listening.barge_in import TalkDetector
+from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
 from voicespit.speech.listening.echo import EchoStage, open_canceller
 from voicespit.speech.listening.echo_mask import EchoMask
 from voicespit.speech.listening.far_end import PlaybackReference
@@ -145,3 +145,24 @@ def test_room_tone_tops_a_hushed_background_up_to_the_rooms_and_leaves_a_voice_a
 def test_before_the_room_has_been_heard_nothing_is_added() -> None:
     hushed = (real_noise()[:SAMPLE_RATE] * 0.3).astype(np.int16)
     np.testing.assert_array_equal(RoomTone().fill(hushed), hushed)
+
+
+def test_one_loud_frame_raises_a_suspicion_that_lapses_unless_more_follow() -> None:
+    settings = TalkSettings()
+    detector = TalkDetector(settings)
+    rng = np.random.default_rng(4)
+    quiet = lambda frames: (rng.standard_normal(160 * frames) * 30).astype(np.int16)  # noqa: E731
+    for _ in range(40):
+        block = quiet(3)
+        detector.feed(block, block)
+    assert not detector.suspected
+    burst = np.concatenate([quiet(1), (rng.standard_normal(160) * 3000).astype(np.int16),
+                            quiet(1)])
+    assert not detector.feed(burst, burst), "one frame is not yet the player"
+    assert detector.suspected and not detector.talking
+    for _ in range(settings.suspect_frames // 3 + 1):
+        block = quiet(3)
+        detector.feed(block, block)
+    assert not detector.suspected, "nothing followed: it was not the player"
+    voice = (rng.standard_normal(480) * 3000).astype(np.int16)
+    assert detector.feed(voice, voice) and detector.talking and not detector.suspected

@@ -154,6 +154,7 @@ class VoiceInput:
         speaker = session.speaker
         talk = TalkHooks(barge_in=speaker.barge_in if barge_in else None,
                          player_done=speaker.player_done,
+                         hush=speaker.hush if barge_in else None,
                          dropped=lambda _at: session.handle_dropped())
         spoken = SpokenWords()
         speaker.on_words_played(spoken.played)

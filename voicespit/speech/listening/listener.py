@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -62,8 +63,9 @@ from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.echo_mask import EchoMask, Judged
 from voicespit.speech.listening.fed_timeline import FedTimeline
 from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence
 from voicespit.speech.listening.room_tone import RoomTone
-from voicespit.speech.listening.self_echo import SpokenWords, refused_if_echo
+from voicespit.speech.listening.self_echo import WINDOW_BEFORE, SpokenWords, refused_if_echo
 from voicespit.speech.listening.sources import AudioBlock, AudioSource
 from voicespit.speech.recognizer import Recognition, Recognizer
 
@@ -72,6 +74,11 @@ _T = TypeVar("_T")
 _OFFSET_WINDOW = 200
 """Blocks over which the smallest arrival delay is taken (20 s of 100 ms blocks): long
 enough to include a block that arrived on time, short enough to follow clock drift."""
+
+
+NEAR_END_MINIMUM = 0.0
+"""The least share of a command's frames judged the player's voice, when the game could
+be heard around it (`near_end`)."""
 
 
 class ListenerError(VoiceSpitError):
@@ -97,6 +104,9 @@ class TalkHooks:
     """The utterance that barged in is over: held speech may go on."""
     dropped: Callable[[float], None] = _nothing
     """An utterance was lost because the game was speaking: ask the player to say it again."""
+    hush: Callable[[bool], None] | None = None
+    """True: the player may be starting to talk over the game: take its voice down at once
+    (cheap, and undone if it was not them); False: put it back. None: never hushed."""
 
 
 class Listener:
@@ -108,14 +118,17 @@ class Listener:
                  resync_limit: float = 2.0, echo: EchoStage | None = None,
                  talk: TalkHooks | None = None, detector: TalkDetector | None = None,
                  mask_echo: bool = True, answer_wait: float = 1.0,
-                 spoken: SpokenWords | None = None) -> None:
+                 spoken: SpokenWords | None = None,
+                 near_end_minimum: float = NEAR_END_MINIMUM) -> None:
         """`echo`: cancel the game's sound first. `talk`: report barge-in and lost
         utterances (with `detector`, or a default one). `mask_echo`: with a canceller and
         barge-in, let the recognizer hear only the player while the game plays.
         `spoken`: the game's words as heard; with the mask, a command those words around
         it would also make is refused as the game's own (`self_echo`).
         `answer_wait`: after the player has stopped, the longest wait for the recognizer's
-        answer before the game may speak again."""
+        answer before the game may speak again. `near_end_minimum`: with the mask, a command
+        heard while the game could be heard needs at least this share of its frames judged
+        the player's voice (`near_end`), or it is refused."""
         self.source = source
         self.recognizer = recognizer
         self.gate = gate
@@ -142,8 +155,19 @@ class Listener:
         """With the mask: the room's background kept under what the recognizer hears."""
         self.spoken = spoken if self.mask is not None else None
         self.self_echoes = 0
+        self.evidence = NearEndEvidence()
+        """The detector's frame judgements, to ask whether a command carried the player's
+        voice (`near_end`)."""
+        self.near_end_minimum = near_end_minimum
+        self.unvoiced_refusals = 0
+        """Commands refused for too little of the player's voice under the game's."""
         """Commands refused because the game's own words around them said the same."""
         self.barge_ins = 0
+        self.hushes = 0
+        """Times the game's voice was hushed because the player might be talking."""
+        self.false_hushes = 0
+        """Of those, the times it was put back with no barge-in (it was not the player)."""
+        self._hushed = False
         self.echo_seconds = 0.0
         """CPU seconds the echo canceller took on this thread (for the benchmark)."""
         self._barged_in = False
@@ -325,6 +349,8 @@ class Listener:
         far = self.echo.last_far[:len(samples)] if self.echo is not None else None
         began = self.detector.feed(samples, microphone[:len(samples)],
                                    self._is_game_audible(start), far)
+        self._follow_suspicion(end)
+        self.evidence.record(block.start, self.detector.last_loud, self._is_game_audible(start))
         if began:
             self._awaiting_answer = True
             if not self._barged_in and self.gate.is_game_speaking(end):
@@ -338,9 +364,30 @@ class Listener:
         elif end - self._quiet_since >= self.answer_wait:
             self._player_done()  # no answer came: the game must not stay silent for it
 
+    def _follow_suspicion(self, end: float) -> None:
+        """Hush the game while the player may be talking; put it back if it was not them."""
+        if self.talk is None or self.talk.hush is None:
+            return
+        if self.detector.suspected and not self._hushed and not self._barged_in \
+                and self.gate.is_game_speaking(end):
+            self._set_hush(True)
+            self.hushes += 1
+        elif self._hushed and not self.detector.suspected and not self.detector.talking \
+                and not self._barged_in and not self._awaiting_answer:
+            self._set_hush(False)
+            self.false_hushes += 1
+
+    def _set_hush(self, hushed: bool) -> None:
+        self._hushed = hushed
+        if self.talk is not None and self.talk.hush is not None:
+            hook = self.talk.hush
+            self._notify(lambda _at: hook(hushed), self.clock.now())
+
     def _player_done(self) -> None:
         self._awaiting_answer = False
         self._quiet_since = None
+        if self._hushed:  # what waits is said at the game's full voice
+            self._set_hush(False)
         if self._barged_in and self.talk is not None:
             self._barged_in = False
             self._notify(self.talk.player_done, self.clock.now())
@@ -365,6 +412,10 @@ class Listener:
                 judged = refused_if_echo(mapped, self.spoken, min(self._offsets))
                 self.self_echoes += judged is not mapped
                 mapped = judged
+            if self.mask is not None:
+                judged = self._refused_if_unvoiced(mapped)
+                self.unvoiced_refusals += judged is not mapped
+                mapped = judged
             if mapped.is_final:
                 if mapped.text:  # a cough must not close a push-to-talk window
                     self.gate.utterance_finished(self.clock.now())
@@ -373,6 +424,23 @@ class Listener:
                 self._callback(self._on_result, mapped)
             elif self._on_partial is not None:
                 self._callback(self._on_partial, mapped)
+
+    def _refused_if_unvoiced(self, result: Recognition) -> Recognition:
+        """`result`, or refused (scored "near_end") when the game could be heard around it
+        and too little of it was judged the player's voice."""
+        if not result.is_final or result.rejected or not result.text:
+            return result
+        start = result.speech_start if result.speech_start is not None else result.emitted_at
+        end = result.speech_end if result.speech_end is not None else result.emitted_at
+        if not self.evidence.game_audible(start - WINDOW_BEFORE, end):
+            return result
+        share = self.evidence.loud_share(start, max(end, start + FRAME_SECONDS))
+        if share is None:
+            return result
+        scores = {**(result.scores or {}), "near_end_share": share}
+        if share >= self.near_end_minimum:
+            return dataclasses.replace(result, scores=scores)
+        return dataclasses.replace(result, rejected=True, scores={**scores, "near_end": 1.0})
 
     def _callback(self, handler: Callable[[Recognition], None], result: Recognition) -> None:
         try:
