@@ -45,6 +45,7 @@ from benchmarks.room import (
     levelled,
     mix_near,
     narrated_match,
+    narration_digest,
     noise_bed,
     place_over_speech,
     speech_spans,
@@ -442,6 +443,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} at start; split {args.split}, "
           f"recognizer {args.recognizer}, canceller {args.canceller}")
+    match = narrated_match(7)  # rendered (or read) once, before any job asks for it
+    print(f"narration: {match.duration:.2f} s, sound digest {narration_digest(match)}")
     commands = commands_for(args.split, args.commands)
     jobs = jobs_for(args, commands)
     context = multiprocessing.get_context("spawn")

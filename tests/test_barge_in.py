@@ -151,7 +151,10 @@ def test_one_loud_frame_raises_a_suspicion_that_lapses_unless_more_follow() -> N
     settings = TalkSettings()
     detector = TalkDetector(settings)
     rng = np.random.default_rng(4)
-    quiet = lambda frames: (rng.standard_normal(160 * frames) * 30).astype(np.int16)  # noqa: E731
+
+    def quiet(frames: int) -> np.ndarray:
+        return (rng.standard_normal(160 * frames) * 30).astype(np.int16)
+
     for _ in range(40):
         block = quiet(3)
         detector.feed(block, block)
