@@ -169,3 +169,14 @@ def test_one_loud_frame_raises_a_suspicion_that_lapses_unless_more_follow() -> N
     assert not detector.suspected, "nothing followed: it was not the player"
     voice = (rng.standard_normal(480) * 3000).astype(np.int16)
     assert detector.feed(voice, voice) and detector.talking and not detector.suspected
+
+
+def test_while_the_player_is_only_suspected_the_mask_holds_longer() -> None:
+    mask = EchoMask(hold=0.3, suspected_hold=0.9)
+    early = [j for block in blocks(40) for j in mask.push(block, playing=True, talking=False,
+                                                          suspected=True)]
+    assert len(early) == 40 - 30 and not any(j.heard for j in early), "0.9 s held"
+    confirmed = mask.push(blocks(1, start=40 * BLOCK / SAMPLE_RATE)[0], playing=True,
+                          talking=True)
+    assert len(confirmed) == 31 and all(j.heard for j in confirmed), \
+        "the command goes through from before the suspicion"

@@ -266,7 +266,7 @@ class Listener:
         playing = self._is_game_audible(start)
         if not playing and not talking:
             self.room_tone.learn(np.frombuffer(block.pcm, dtype="<i2"))
-        for judged in self.mask.push(block, playing, talking):
+        for judged in self.mask.push(block, playing, talking, self.detector.suspected):
             self._hear_judged(judged, offset)
 
     def _hear_judged(self, judged: Judged, offset: float) -> None:
