@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -63,7 +62,7 @@ from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.echo_mask import EchoMask, Judged
 from voicespit.speech.listening.fed_timeline import FedTimeline
 from voicespit.speech.listening.gate import ListeningGate
-from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence
+from voicespit.speech.listening.near_end import NearEndEvidence, refused_if_unvoiced
 from voicespit.speech.listening.room_tone import RoomTone
 from voicespit.speech.listening.self_echo import WINDOW_BEFORE, SpokenWords, refused_if_echo
 from voicespit.speech.listening.sources import AudioBlock, AudioSource
@@ -417,7 +416,8 @@ class Listener:
                 self.self_echoes += judged is not mapped
                 mapped = judged
             if self.mask is not None:
-                judged = self._refused_if_unvoiced(mapped)
+                judged = refused_if_unvoiced(mapped, self.evidence, self.near_end_minimum,
+                                             WINDOW_BEFORE)
                 self.unvoiced_refusals += judged.rejected and not mapped.rejected
                 mapped = judged
             if mapped.is_final:
@@ -428,23 +428,6 @@ class Listener:
                 self._callback(self._on_result, mapped)
             elif self._on_partial is not None:
                 self._callback(self._on_partial, mapped)
-
-    def _refused_if_unvoiced(self, result: Recognition) -> Recognition:
-        """`result`, or refused (scored "near_end") when the game could be heard around it
-        and too little of it was judged the player's voice."""
-        if not result.is_final or result.rejected or not result.text:
-            return result
-        start = result.speech_start if result.speech_start is not None else result.emitted_at
-        end = result.speech_end if result.speech_end is not None else result.emitted_at
-        if not self.evidence.game_audible(start - WINDOW_BEFORE, end):
-            return result
-        share = self.evidence.loud_share(start, max(end, start + FRAME_SECONDS))
-        if share is None:
-            return result
-        scores = {**(result.scores or {}), "near_end_share": share}
-        if share >= self.near_end_minimum:
-            return dataclasses.replace(result, scores=scores)
-        return dataclasses.replace(result, rejected=True, scores={**scores, "near_end": 1.0})
 
     def _callback(self, handler: Callable[[Recognition], None], result: Recognition) -> None:
         try:

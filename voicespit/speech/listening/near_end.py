@@ -13,9 +13,10 @@ of frames that were loud. Pure Python, no clock.
 from __future__ import annotations
 
 import collections
+import dataclasses
 from collections.abc import Sequence
 
-from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 from voicespit.speech.signal import FRAME
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
@@ -45,3 +46,24 @@ class NearEndEvidence:
         if not judged:
             return None
         return sum(judged) / len(judged)
+
+
+def refused_if_unvoiced(result: Recognition, evidence: NearEndEvidence, minimum: float,
+                        before: float) -> Recognition:
+    """`result` (a final one, on the stream's timeline) with its share of the player's
+    frames scored ("near_end_share"), or refused (scored "near_end") when the game could
+    be heard during it or `before` seconds before it and the share is under `minimum`.
+    Without the game around, the share says nothing (the player alone in a quiet room)."""
+    if not result.is_final or result.rejected or not result.text:
+        return result
+    start = result.speech_start if result.speech_start is not None else result.emitted_at
+    end = result.speech_end if result.speech_end is not None else result.emitted_at
+    if not evidence.game_audible(start - before, end):
+        return result
+    share = evidence.loud_share(start, max(end, start + FRAME_SECONDS))
+    if share is None:
+        return result
+    scores = {**(result.scores or {}), "near_end_share": share}
+    if share >= minimum:
+        return dataclasses.replace(result, scores=scores)
+    return dataclasses.replace(result, rejected=True, scores={**scores, "near_end": 1.0})
