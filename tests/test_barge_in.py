@@ -147,7 +147,7 @@ def test_before_the_room_has_been_heard_nothing_is_added() -> None:
     np.testing.assert_array_equal(RoomTone().fill(hushed), hushed)
 
 
-def test_one_loud_frame_raises_a_suspicion_that_lapses_unless_more_follow() -> None:
+def test_two_loud_frames_raise_a_suspicion_that_lapses_unless_more_follow() -> None:
     settings = TalkSettings()
     detector = TalkDetector(settings)
     rng = np.random.default_rng(4)
@@ -155,19 +155,26 @@ def test_one_loud_frame_raises_a_suspicion_that_lapses_unless_more_follow() -> N
     def quiet(frames: int) -> np.ndarray:
         return (rng.standard_normal(160 * frames) * 30).astype(np.int16)
 
+    def loud(frames: int) -> np.ndarray:
+        return (rng.standard_normal(160 * frames) * 3000).astype(np.int16)
+
     for _ in range(40):
         block = quiet(3)
         detector.feed(block, block)
-    assert not detector.suspected
-    burst = np.concatenate([quiet(1), (rng.standard_normal(160) * 3000).astype(np.int16),
-                            quiet(1)])
-    assert not detector.feed(burst, burst), "one frame is not yet the player"
+    click = np.concatenate([quiet(1), loud(1), quiet(1)])
+    detector.feed(click, click)
+    assert not detector.suspected, "one frame is a click"
+    for _ in range(2):
+        block = quiet(3)
+        detector.feed(block, block)
+    burst = np.concatenate([quiet(1), loud(2)])
+    assert not detector.feed(burst, burst), "two frames are not yet the player"
     assert detector.suspected and not detector.talking
     for _ in range(settings.suspect_frames // 3 + 1):
         block = quiet(3)
         detector.feed(block, block)
     assert not detector.suspected, "nothing followed: it was not the player"
-    voice = (rng.standard_normal(480) * 3000).astype(np.int16)
+    voice = loud(3)
     assert detector.feed(voice, voice) and detector.talking and not detector.suspected
 
 
