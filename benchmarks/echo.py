@@ -56,8 +56,9 @@ from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
-from voicespit.speech.listening.listener import Listener, TalkHooks
+from voicespit.speech.listening.listener import Listener
 from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.listening.talk_over import TalkHooks
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.select import make_recognizer
 
@@ -243,7 +244,9 @@ def run(job: Job) -> Outcome:
     outcome.canceller_cpu = listener.echo_seconds / duration
     outcome.held_back = far.skipped
     outcome.self_echoes = listener.self_echoes
-    outcome.hushes, outcome.false_hushes = listener.hushes, listener.false_hushes
+    if listener.talk_over is not None:
+        outcome.hushes = listener.talk_over.hushes
+        outcome.false_hushes = listener.talk_over.false_hushes
     outcome.unvoiced_refusals = listener.unvoiced_refusals
     return outcome
 

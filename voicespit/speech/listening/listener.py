@@ -6,19 +6,20 @@ each may be heard, feeds those to the `Recognizer`, and hands final results to
 `on_result` (partials to `on_partial` if given). It never touches game state: the
 callbacks post to the match's queue.
 
-**Talking over the game** (`TalkHooks`). A `TalkDetector` watches the cancelled
-audio before the gate: when the player starts speaking while the game speaks,
-`barge_in` is called at once (the speaker stops), and `player_done` when their
-utterance has been answered (a final result, even a refusal; or `answer_wait`
-after the detector heard them stop, if none came), so held speech can go on only
-once the command is decided: speech resumed earlier ran its echo into the end of
-the command. When the gate cut an utterance that the player had begun, or
+**Talking over the game** (`TalkHooks`, `talk_over.TalkOver`). A `TalkDetector`
+watches the cancelled audio before the gate: when the player may be speaking while
+the game speaks, `hush` is called (the game's voice drops), when they are, `barge_in`
+(the speaker stops), and `player_done` when their utterance has been answered (a
+final result, even a refusal; or `answer_wait` after the detector heard them stop,
+if none came), so held speech can go on only once the command is decided. When the gate cut an utterance that the player had begun, or
 the player was still speaking when the game stopped and the listener had to skip
 the rest, `dropped` is called: the command was lost and the player must be told.
 With a canceller, what the game alone played never reaches the recognizer
 (`EchoMask`): only audio the detector judged to be the player's, while it plays;
 and a command that the game's own words around it would also make is refused as
-not understood (`self_echo`: the residual of "Three." heard back as "three").
+not understood (`self_echo`: the residual of "Three." heard back as "three"), as is
+one heard around the game's voice that too little of the player's voice carried
+(`near_end`).
 
 **An utterance the gate cuts is dropped whole.** When audio stops being admitted
 (the game started talking over the player), the recognizer is reset, so the
@@ -49,7 +50,6 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -66,6 +66,7 @@ from voicespit.speech.listening.near_end import NearEndEvidence, refused_if_unvo
 from voicespit.speech.listening.room_tone import RoomTone
 from voicespit.speech.listening.self_echo import WINDOW_BEFORE, SpokenWords, refused_if_echo
 from voicespit.speech.listening.sources import AudioBlock, AudioSource
+from voicespit.speech.listening.talk_over import TalkHooks, TalkOver
 from voicespit.speech.recognizer import Recognition, Recognizer
 
 _T = TypeVar("_T")
@@ -90,26 +91,6 @@ class ListenerError(VoiceSpitError):
 
 class VoiceStoppedError(ListenerError):
     """The recognizer failed: this listener has stopped for good (`detail` says why)."""
-
-
-def _nothing(time: float) -> None:
-    pass
-
-
-@dataclass
-class TalkHooks:
-    """What the listener reports about the player talking while the game speaks (clock times)."""
-
-    barge_in: Callable[[float], None] | None = None
-    """The player started speaking while the game was speaking: stop it. None: not watched
-    (without a canceller the game's own voice would look like the player's)."""
-    player_done: Callable[[float], None] = _nothing
-    """The utterance that barged in is over: held speech may go on."""
-    dropped: Callable[[float], None] = _nothing
-    """An utterance was lost because the game was speaking: ask the player to say it again."""
-    hush: Callable[[bool], None] | None = None
-    """True: the player may be starting to talk over the game: take its voice down at once
-    (cheap, and undone if it was not them); False: put it back. None: never hushed."""
 
 
 class Listener:
@@ -149,7 +130,6 @@ class Listener:
         self.echo = echo
         self.talk = talk
         self.detector = detector or TalkDetector()
-        self.answer_wait = answer_wait
         cancelling = echo is not None and echo.canceller is not None
         watching = talk is not None and talk.barge_in is not None
         self.mask = EchoMask() if mask_echo and cancelling and watching else None
@@ -158,26 +138,18 @@ class Listener:
         """With the mask: the room's background kept under what the recognizer hears."""
         self.spoken = spoken if self.mask is not None else None
         self.self_echoes = 0
+        """Commands refused because the game's own words around them said the same."""
         self.evidence = NearEndEvidence()
         """The detector's frame judgements, to ask whether a command carried the player's
         voice (`near_end`)."""
         self.near_end_minimum = near_end_minimum
         self.unvoiced_refusals = 0
         """Commands refused for too little of the player's voice under the game's."""
-        """Commands refused because the game's own words around them said the same."""
-        self.barge_ins = 0
-        self.hushes = 0
-        """Times the game's voice was hushed because the player might be talking."""
-        self.false_hushes = 0
-        """Of those, the times it was put back with no barge-in (it was not the player)."""
-        self._hushed = False
+        self.talk_over = TalkOver(talk, self.detector, gate, answer_wait, self._notify) \
+            if watching and talk is not None else None
+        """Hush, barge-in and resume (`talk_over`); None when the talk is not watched."""
         self.echo_seconds = 0.0
         """CPU seconds the echo canceller took on this thread (for the benchmark)."""
-        self._barged_in = False
-        self._awaiting_answer = False
-        """The player was heard and the recognizer has not answered yet: the game stays
-        quiet and the echo mask lets everything through, so the command can end."""
-        self._quiet_since: float | None = None
         self._skipped_speech = False
         self._player_heard = False
         """Speech heard in this utterance while nothing was playing: the player's voice."""
@@ -265,7 +237,8 @@ class Listener:
         if self.mask is None:
             self._hear(block, start)
             return
-        talking = self.detector.talking or self._awaiting_answer
+        talking = self.detector.talking or (
+            self.talk_over is not None and self.talk_over.awaiting_answer)
         playing = self._is_game_audible(start)
         if not playing and not talking:
             self.room_tone.learn(np.frombuffer(block.pcm, dtype="<i2"))
@@ -344,56 +317,23 @@ class Listener:
         self._player_heard = False
 
     def _watch_talk(self, block: AudioBlock, microphone: np.ndarray, start: float) -> None:
-        """Barge-in: the player's voice while the game speaks stops the game at once."""
-        if self.talk is None or self.talk.barge_in is None:
+        """Barge-in: the player's voice while the game speaks hushes, then stops, the game."""
+        if self.talk_over is None:
             return
         samples = np.frombuffer(block.pcm, dtype="<i2")
-        end = start + block.duration
         far = self.echo.last_far[:len(samples)] if self.echo is not None else None
-        began = self.detector.feed(samples, microphone[:len(samples)],
-                                   self._is_game_audible(start), far)
-        self._follow_suspicion(end)
-        self.evidence.record(block.start, self.detector.last_loud, self._is_game_audible(start))
-        if began:
-            self._awaiting_answer = True
-            if not self._barged_in and self.gate.is_game_speaking(end):
-                self._barged_in = True
-                self.barge_ins += 1
-                self._notify(self.talk.barge_in, self.clock.now())
-        if self.detector.talking or not self._awaiting_answer:
-            self._quiet_since = None
-        elif self._quiet_since is None:
-            self._quiet_since = start
-        elif end - self._quiet_since >= self.answer_wait:
-            self._player_done()  # no answer came: the game must not stay silent for it
+        audible = self._is_game_audible(start)
+        self.talk_over.watch(samples, microphone[:len(samples)], far, start,
+                             start + block.duration, audible, self.clock.now())
+        self.evidence.record(block.start, self.detector.last_loud, audible)
 
-    def _follow_suspicion(self, end: float) -> None:
-        """Hush the game while the player may be talking; put it back if it was not them."""
-        if self.talk is None or self.talk.hush is None:
-            return
-        if self.detector.suspected and not self._hushed and not self._barged_in \
-                and self.gate.is_game_speaking(end):
-            self._set_hush(True)
-            self.hushes += 1
-        elif self._hushed and not self.detector.suspected and not self.detector.talking \
-                and not self._barged_in and not self._awaiting_answer:
-            self._set_hush(False)
-            self.false_hushes += 1
-
-    def _set_hush(self, hushed: bool) -> None:
-        self._hushed = hushed
-        if self.talk is not None and self.talk.hush is not None:
-            hook = self.talk.hush
-            self._notify(lambda _at: hook(hushed), self.clock.now())
+    @property
+    def barge_ins(self) -> int:
+        return self.talk_over.barge_ins if self.talk_over is not None else 0
 
     def _player_done(self) -> None:
-        self._awaiting_answer = False
-        self._quiet_since = None
-        if self._hushed:  # what waits is said at the game's full voice
-            self._set_hush(False)
-        if self._barged_in and self.talk is not None:
-            self._barged_in = False
-            self._notify(self.talk.player_done, self.clock.now())
+        if self.talk_over is not None:
+            self.talk_over.answered(self.clock.now())
 
     def _dropped(self, at: float) -> None:
         self._drop_reported = True
