@@ -11,9 +11,10 @@ watches the cancelled audio before the gate: when the player may be speaking whi
 the game speaks, `hush` is called (the game's voice drops), when they are, `barge_in`
 (the speaker stops), and `player_done` when their utterance has been answered (a
 final result, even a refusal; or `answer_wait` after the detector heard them stop,
-if none came), so held speech can go on only once the command is decided. When the gate cut an utterance that the player had begun, or
-the player was still speaking when the game stopped and the listener had to skip
-the rest, `dropped` is called: the command was lost and the player must be told.
+if none came), so held speech can go on only once the command is decided. When
+the gate cut an utterance that the player had begun, or the player was still
+speaking when the game stopped and the listener had to skip the rest, `dropped` is
+called: the command was lost and the player must be told.
 With a canceller, what the game alone played never reaches the recognizer
 (`EchoMask`): only audio the detector judged to be the player's, while it plays;
 and a command that the game's own words around it would also make is refused as
