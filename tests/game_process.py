@@ -13,6 +13,10 @@ from pathlib import Path
 from tests.game_child import CARDS_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
+HANG_GUARD_SECONDS = 120.0
+"""How long a wait may last before the game counts as hung: a guard, not a speed test.
+Generous because a machine busy with other work (load 10 and more on two cores) once
+took the game past 60 s to start and stop."""
 
 
 def profile_path(home: Path) -> Path:
@@ -64,7 +68,7 @@ class Game:
         self.process.stdin.write(text + "\n")
         self.process.stdin.flush()
 
-    def wait_for(self, text: str, timeout: float = 60.0, after: int = 0) -> int:
+    def wait_for(self, text: str, timeout: float = HANG_GUARD_SECONDS, after: int = 0) -> int:
         """Wait until a line from index `after` on contains `text`; returns its index."""
         deadline = time.monotonic() + timeout
         while True:
@@ -80,13 +84,13 @@ class Game:
     def count(self, text: str) -> int:
         return sum(text in line for line in self.lines)
 
-    def finish(self, timeout: float = 60.0) -> int:
+    def finish(self, timeout: float = HANG_GUARD_SECONDS) -> int:
         code = self.process.wait(timeout)
         for reader in self._readers:
             reader.join(timeout)
         return code
 
-    def leave(self, timeout: float = 60.0) -> int:
+    def leave(self, timeout: float = HANG_GUARD_SECONDS) -> int:
         """End typed input (the player has gone) and wait for the game to exit."""
         assert self.process.stdin is not None
         self.process.stdin.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.devices import has_sound_device
-from tests.game_process import ROOT, Game, profile_of
+from tests.game_process import HANG_GUARD_SECONDS, ROOT, Game, profile_of
 from tests.wav_scripts import write_script
 
 
@@ -75,7 +75,8 @@ def test_a_wav_script_drives_the_game_through_the_recognizer(tmp_path: Path) -> 
     done = subprocess.run(
         [sys.executable, "-m", "voicespit", "play", "--input", "wav", "--script", str(script),
          "--recognizer", "pocketsphinx", "--no-audio", "--seed", "3"],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=90, cwd=ROOT, env=env)
+        stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        timeout=HANG_GUARD_SECONDS + 30, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     said = done.stdout.splitlines()
     assert said[0] == "VoiceSpit Spit, by voice with PocketSphinx. Say new game to start."
@@ -92,7 +93,7 @@ def run_play(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "voicespit", "play", "--no-audio", *arguments],
-                          input="quit\nyes\n", capture_output=True, text=True, timeout=60,
+                          input="quit\nyes\n", capture_output=True, text=True, timeout=HANG_GUARD_SECONDS,
                           cwd=ROOT, env=env)
 
 
