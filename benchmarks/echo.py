@@ -45,6 +45,7 @@ from benchmarks.room import (
     levelled,
     mix_near,
     narrated_match,
+    narration_digest,
     noise_bed,
     place_over_speech,
     speech_spans,
@@ -55,8 +56,9 @@ from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
-from voicespit.speech.listening.listener import Listener, TalkHooks
+from voicespit.speech.listening.listener import Listener
 from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.listening.talk_over import TalkHooks
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.select import make_recognizer
 
@@ -72,6 +74,8 @@ MODES = ("always", "echo_guard", "unguarded")
 """always: the canceller and barge-in; echo_guard: deaf while speaking (the fallback);
 unguarded: listening through the game's voice with nothing done about it (what would
 happen without either)."""
+DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard")
+"""Outcome fields left out of the JSON summary (kept for --dump)."""
 WINDOW_AFTER = 2.5
 """A result up to this long after a command's end belongs to it."""
 
@@ -131,6 +135,10 @@ class Job:
     """Let the recognizer hear only the player while the game plays (`speech/listening/echo_mask.py`)."""
     self_echo: bool = True
     """Refuse a command the game's own words around it also make (`speech/listening/self_echo.py`)."""
+    hush: bool = True
+    """Hush the game's voice as soon as the player may be talking (`Mixer.hush`)."""
+    near_end_minimum: float | None = None
+    """The listener's least share of the player's frames in a command (None: its default)."""
 
 
 @dataclass
@@ -154,6 +162,15 @@ class Outcome:
     held_back: int = 0
     self_echoes: int = 0
     """Commands refused as the game's own words (each answered as not understood)."""
+    hushes: int = 0
+    false_hushes: int = 0
+    """Hushes put back with no barge-in (the detector's suspicion was not the player)."""
+    unvoiced_refusals: int = 0
+    """Commands refused for too little of the player's voice (`near_end`)."""
+    stop_latencies_ms: list[float] = field(default_factory=list)
+    """From the player's first sound to the announcement stopping (the hush not counted)."""
+    heard: list[dict[str, Any]] = field(default_factory=list)
+    """Every final result with text: what, when, its near-end share, how it was scored."""
 
 
 def make_canceller(kind: str) -> Any:
@@ -208,14 +225,18 @@ def run(job: Job) -> Outcome:
         far.barge_in(at)
 
     said_again: list[float] = []
-    talk = TalkHooks(barge_in=barge_in if job.mode == "always" else None,
-                     player_done=far.player_done, dropped=said_again.append)
+    always = job.mode == "always"
+    talk = TalkHooks(barge_in=barge_in if always else None,
+                     player_done=far.player_done, dropped=said_again.append,
+                     hush=far.hush if always and job.hush else None)
     recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
                                     models_dir=PROJECT_ROOT / "models")
     results: list[Recognition] = []
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
                         talk=None if job.mode == "unguarded" else talk,
                         mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
+    if job.near_end_minimum is not None:
+        listener.near_end_minimum = job.near_end_minimum
     listener.start()
     listener.wait()
     score(outcome, placed, results, said_again, far, processing, clock_start, spans)
@@ -223,16 +244,22 @@ def run(job: Job) -> Outcome:
     outcome.canceller_cpu = listener.echo_seconds / duration
     outcome.held_back = far.skipped
     outcome.self_echoes = listener.self_echoes
+    if listener.talk_over is not None:
+        outcome.hushes = listener.talk_over.hushes
+        outcome.false_hushes = listener.talk_over.false_hushes
+    outcome.unvoiced_refusals = listener.unvoiced_refusals
     return outcome
 
 
 def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
           said_again: list[float], far: FarEnd, processing: list[float], clock_start: float,
           spans: list[tuple[float, float]]) -> None:
+    finals = [r for r in results if r.is_final and r.text]
+    accepted = [r for r in finals if not r.rejected and command_in(r.text) is not None]
     heard = [(r.speech_start if r.speech_start is not None else r.emitted_at, command_in(r.text))
-             for r in results if r.is_final and r.text and not r.rejected]
-    heard = [(at, command) for at, command in heard if command is not None]
-    used = set()
+             for r in accepted]
+    used: set[int] = set()
+    verdicts: dict[int, str] = {}
     outcome.commands = len(placed)
     for index, utterance in enumerate(placed):
         following = placed[index + 1].onset if index + 1 < len(placed) else float("inf")
@@ -241,6 +268,8 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
         used.update(mine)
         commands = [heard[i][1] for i in mine]
         expected = parse(utterance.transcript)
+        for i in mine:
+            verdicts[i] = "correct" if heard[i][1] == expected else "wrong"
         if commands == [expected]:
             outcome.correct += 1
         elif commands:
@@ -248,9 +277,16 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
         elif any(clock_start + utterance.onset - 0.3 <= at < clock_start + window_end
                  for at in said_again):
             outcome.answered_again += 1
-        outcome.barge_latencies_ms.extend(
-            _barge_latency(utterance, far, processing, clock_start, spans))
+        stopped = _barge_latency(utterance, far, processing, clock_start, spans)
+        outcome.stop_latencies_ms.extend(stopped)
+        outcome.barge_latencies_ms.extend(_hush_latency(utterance, far, clock_start, stopped))
     outcome.false_commands = len(heard) - len(used)
+    for result in finals:
+        found = next((i for i, r in enumerate(accepted) if r is result), None)
+        outcome.heard.append({
+            "text": result.text, "start": result.speech_start, "end": result.speech_end,
+            "rejected": result.rejected, "scores": dict(result.scores or {}),
+            "verdict": "refused" if found is None else verdicts.get(found, "false")})
     outcome.said_again = len(said_again)
 
 
@@ -269,13 +305,23 @@ def _barge_latency(utterance: Utterance, far: FarEnd, processing: list[float],
     return []
 
 
+def _hush_latency(utterance: Utterance, far: FarEnd, clock_start: float,
+                  stopped: list[float]) -> list[float]:
+    """From the player's first sound to the announcement being hushed or stopped,
+    whichever is heard first (the processing time is in the stop's figure only)."""
+    onset = clock_start + utterance.onset
+    hushed = [1000.0 * (at - onset) for at in far.hushes if onset - 0.05 <= at <= onset + 1.5]
+    return [min([*hushed[:1], *stopped])] if hushed or stopped else []
+
+
 def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     conditions = QUICK if args.quick else CONDITIONS
     if args.room:
         conditions = [RoomCondition(*(float(part) for part in room.split(",")))
                       for room in args.room]
     jobs = []
-    checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo}
+    checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
+              "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum}
     for mode in args.mode or ["always"]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
@@ -314,7 +360,7 @@ def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[
         self_echoes=sum(o.self_echoes for o in always),
         cpu_share=round(statistics.median(o.canceller_cpu for o in always), 4)
         if always else None,
-        outcomes=[{k: v for k, v in asdict(o).items() if k != "barge_latencies_ms"}
+        outcomes=[{k: v for k, v in asdict(o).items() if k not in DETAIL}
                   for o in outcomes])
     return summary
 
@@ -364,7 +410,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
         wrong_rate=round(max(wrongs), 4) if wrongs else None,
         barge_in_p95_ms=round(p95(latencies) or 0.0, 1) if latencies else None,
         cpu_share=round(statistics.median(cpu), 4) if cpu else None,
-        outcomes=[{k: v for k, v in asdict(o).items() if k != "barge_latencies_ms"}
+        outcomes=[{k: v for k, v in asdict(o).items() if k not in DETAIL}
                   for o in outcomes])
     return summary
 
@@ -389,17 +435,32 @@ def main() -> None:
     parser.add_argument("--no-self-echo", action="store_true",
                         help="accept commands the game's own words also make (the check's "
                              "baseline)")
+    parser.add_argument("--no-hush", action="store_true",
+                        help="never hush the game on a suspicion, only stop it (the baseline)")
+    parser.add_argument("--near-end-minimum", type=float, default=None,
+                        help="least share of a command's frames that are the player's voice")
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="write every result heard, with its scores, to this JSON file")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} at start; split {args.split}, "
           f"recognizer {args.recognizer}, canceller {args.canceller}")
+    match = narrated_match(7)  # rendered (or read) once, before any job asks for it
+    print(f"narration: {match.duration:.2f} s, sound digest {narration_digest(match)}")
     commands = commands_for(args.split, args.commands)
     jobs = jobs_for(args, commands)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=args.workers, mp_context=context) as pool:
+    # One process per job: espeak-ng's output shifts by a few samples with every utterance
+    # a process renders, so a worker reused for a second job narrated a slightly different
+    # match (470.63 s against 470.86 s), and which job got which depended on the pool's
+    # scheduling: the same command line did not repeat.
+    with ProcessPoolExecutor(max_workers=args.workers, mp_context=context,
+                             max_tasks_per_child=1) as pool:
         outcomes = list(pool.map(run, jobs))
     summary = report(outcomes, args)
+    if args.dump is not None:
+        args.dump.write_text(json.dumps([asdict(o) for o in outcomes], indent=1))
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     if args.json:
         print(json.dumps(summary))

@@ -23,7 +23,11 @@ simulated, and everything else is the game's own:
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
+import os
+import pickle
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -34,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.audio.narrate import narrate_game
-from voicespit.audio.output import Mixer, Playing
+from voicespit.audio.output import FADE_SECONDS, Mixer, Playing
 from voicespit.audio.timeline import Placed, Timeline
 from voicespit.clock import FakeClock
 from voicespit.engine import Rules
@@ -117,12 +121,47 @@ class PartitionedConvolver:
         return out[self.block:]
 
 
+NARRATION_CACHE = Path(__file__).resolve().parent / ".cache"
+"""Where narrated matches are kept between runs (git ignores it)."""
+
+
+@functools.lru_cache(maxsize=4)
 def narrated_match(seed: int = 7) -> Timeline:
-    """A whole narrated match of Spit (computer against a simulated player)."""
+    """A whole narrated match of Spit (computer against a simulated player), rendered once
+    and kept in NARRATION_CACHE under the digest of the game's code.
+
+    Rendering again is not the same match to the sample: espeak-ng's output shifts by a
+    few samples with every utterance a process renders, and on a loaded machine an
+    utterance can time out and be rendered again. Two benchmark runs, or two jobs of one,
+    that rendered their own narrations therefore heard slightly different games (470.63
+    against 470.86 s), and their figures differed for no reason in the code."""
+    path = NARRATION_CACHE / f"narration-{seed}-{_code_digest()}.pickle"
+    if path.is_file():
+        timeline: Timeline = pickle.loads(path.read_bytes())
+        return timeline
     with tempfile.TemporaryDirectory() as folder:
         result = narrate_game(Rules.for_game("spit", []), seed, Path(folder) / "match.wav",
                               io.StringIO())
+    NARRATION_CACHE.mkdir(exist_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.partial")
+    partial.write_bytes(pickle.dumps(result.timeline))
+    partial.replace(path)  # whole or not at all, whichever job gets there first
     return result.timeline
+
+
+def narration_digest(timeline: Timeline) -> str:
+    """A short digest of the narration's sound, to tell two runs heard the same match."""
+    return hashlib.sha256(timeline.mix(0, round(timeline.duration * timeline.sample_rate))
+                          .tobytes()).hexdigest()[:12]
+
+
+def _code_digest() -> str:
+    """The digest of the game's code (a change to it may change the narration)."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1] / "voicespit"
+    for source in sorted(package.rglob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def speech_spans(timeline: Timeline) -> list[tuple[float, float]]:
@@ -196,6 +235,8 @@ class FarEnd:
         self.skipped = 0
         """Speech that would have started while the player was talking (held, not played)."""
         self.stops: list[Stop] = []
+        self.hushes: list[float] = []
+        """Clock times at which each hush was heard (the next block rendered, ramped down)."""
         self._speaking: list[Playing] = []
         self.spoken = SpokenWords()
         """The words played, as the live speaker reports them (`on_words_played`)."""
@@ -248,6 +289,12 @@ class FarEnd:
         self.stops.append(Stop(at))
         for playing in self._speaking:
             playing.stop()
+
+    def hush(self, hushed: bool) -> None:
+        """As the live speaker hushes: the mixer takes speech down from its next block."""
+        self.mixer.hush(hushed)
+        if hushed:
+            self.hushes.append(self.frontier + FADE_SECONDS)
 
     def player_done(self, at: float) -> None:
         self.held = False

@@ -15,7 +15,7 @@ import pytest
 from benchmarks.make_corpus import speak, trim
 from benchmarks.room import impulse_response, levelled
 from tests.conftest import REAL_VOICES
-from voicespit.speech.listening.barge_in import TalkDetector
+from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
 from voicespit.speech.listening.echo import EchoStage, open_canceller
 from voicespit.speech.listening.echo_mask import EchoMask
 from voicespit.speech.listening.far_end import PlaybackReference
@@ -145,3 +145,45 @@ def test_room_tone_tops_a_hushed_background_up_to_the_rooms_and_leaves_a_voice_a
 def test_before_the_room_has_been_heard_nothing_is_added() -> None:
     hushed = (real_noise()[:SAMPLE_RATE] * 0.3).astype(np.int16)
     np.testing.assert_array_equal(RoomTone().fill(hushed), hushed)
+
+
+def test_two_loud_frames_raise_a_suspicion_that_lapses_unless_more_follow() -> None:
+    settings = TalkSettings()
+    detector = TalkDetector(settings)
+    rng = np.random.default_rng(4)
+
+    def quiet(frames: int) -> np.ndarray:
+        return (rng.standard_normal(160 * frames) * 30).astype(np.int16)
+
+    def loud(frames: int) -> np.ndarray:
+        return (rng.standard_normal(160 * frames) * 3000).astype(np.int16)
+
+    for _ in range(40):
+        block = quiet(3)
+        detector.feed(block, block)
+    click = np.concatenate([quiet(1), loud(1), quiet(1)])
+    detector.feed(click, click)
+    assert not detector.suspected, "one frame is a click"
+    for _ in range(2):
+        block = quiet(3)
+        detector.feed(block, block)
+    burst = np.concatenate([quiet(1), loud(2)])
+    assert not detector.feed(burst, burst), "two frames are not yet the player"
+    assert detector.suspected and not detector.talking
+    for _ in range(settings.suspect_frames // 3 + 1):
+        block = quiet(3)
+        detector.feed(block, block)
+    assert not detector.suspected, "nothing followed: it was not the player"
+    voice = loud(3)
+    assert detector.feed(voice, voice) and detector.talking and not detector.suspected
+
+
+def test_while_the_player_is_only_suspected_the_mask_holds_longer() -> None:
+    mask = EchoMask(hold=0.3, suspected_hold=0.9)
+    early = [j for block in blocks(40) for j in mask.push(block, playing=True, talking=False,
+                                                          suspected=True)]
+    assert len(early) == 40 - 30 and not any(j.heard for j in early), "0.9 s held"
+    confirmed = mask.push(blocks(1, start=40 * BLOCK / SAMPLE_RATE)[0], playing=True,
+                          talking=True)
+    assert len(confirmed) == 31 and all(j.heard for j in confirmed), \
+        "the command goes through from before the suspicion"

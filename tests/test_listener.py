@@ -19,9 +19,10 @@ from tests.vosk_support import KOREAN_PHRASES, SILENCE, korean_speech, loaded_ko
 from voicespit.clock import FakeClock
 from voicespit.errors import VoiceSpitError
 from voicespit.speech.listening.gate import ListeningGate
-from voicespit.speech.listening.listener import Listener, TalkHooks, VoiceStoppedError
+from voicespit.speech.listening.listener import Listener, VoiceStoppedError
 from voicespit.speech.listening.microphone import MicrophoneError
 from voicespit.speech.listening.sources import AudioBlock
+from voicespit.speech.listening.talk_over import TalkHooks
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.vosk_recognizer import VoskRecognizer
 

@@ -12,6 +12,7 @@ import pytest
 from tests.devices import has_sound_device
 from voicespit.audio.output import (
     DUCK_DEPTH,
+    HUSH_DEPTH,
     Mixer,
     NoOutputDeviceError,
     PacedOutput,
@@ -151,3 +152,28 @@ def test_a_sound_stopped_before_it_began_is_never_heard() -> None:
     out = mixer.render(1024, at=0.0)[:, 0]
     assert np.allclose(out[:300], 0.2) and np.allclose(out[300:], 0.0)
     assert ended == [(0.0, False)]
+
+
+def test_hushed_speech_drops_to_a_murmur_within_a_ramp_and_comes_back() -> None:
+    mixer = Mixer(RATE)
+    mixer.play(constant(6000, 0.5), is_speech=True)
+    cue = mixer.play(constant(6000, 0.25))
+    assert mixer.render(1000, at=0.0)[500, 0] == pytest.approx(0.5 * (1 - DUCK_DEPTH) + 0.25)
+    mixer.hush(True)
+    assert mixer.hushed
+    block = mixer.render(1000, at=1000 / RATE)[:, 0]
+    ramp = round(0.005 * RATE)
+    assert np.all(np.diff(block[:ramp]) <= 0), "a ramp, not a click"
+    speech_hushed = 0.5 * (1 - DUCK_DEPTH) * HUSH_DEPTH
+    assert block[ramp + 10:] == pytest.approx(speech_hushed + 0.25), "cues are not hushed"
+    mixer.hush(False)
+    cue.stop()
+    later = mixer.render(2000, at=2000 / RATE)[:, 0]
+    assert later[-1] == pytest.approx(0.5)
+
+
+def test_speech_that_starts_while_hushed_starts_hushed() -> None:
+    mixer = Mixer(RATE)
+    mixer.hush(True)
+    mixer.play(constant(2000, 0.5), is_speech=True)
+    assert mixer.render(1000, at=0.0)[500, 0] == pytest.approx(0.5 * HUSH_DEPTH)

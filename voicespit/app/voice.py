@@ -39,9 +39,10 @@ from voicespit.speech.language.grammar import sentences
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
-from voicespit.speech.listening.listener import Listener, TalkHooks, VoiceStoppedError
+from voicespit.speech.listening.listener import Listener, VoiceStoppedError
 from voicespit.speech.listening.self_echo import SpokenWords
 from voicespit.speech.listening.sources import BLOCK_SECONDS, AudioSource
+from voicespit.speech.listening.talk_over import TalkHooks
 from voicespit.speech.recognizer import Recognition, Recognizer
 
 HUMAN = 0
@@ -154,6 +155,7 @@ class VoiceInput:
         speaker = session.speaker
         talk = TalkHooks(barge_in=speaker.barge_in if barge_in else None,
                          player_done=speaker.player_done,
+                         hush=speaker.hush if barge_in else None,
                          dropped=lambda _at: session.handle_dropped())
         spoken = SpokenWords()
         speaker.on_words_played(spoken.played)

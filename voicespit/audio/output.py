@@ -47,6 +47,10 @@ FADE_SECONDS = 0.005
 DUCK_DEPTH = 0.5
 """While a cue plays, speech drops to half its level (-6 dB), so the cue's side is
 clear even over words; the ramps are 5 ms, short enough not to blur a syllable."""
+HUSH_DEPTH = 0.06
+"""While the player may be talking over the game, speech drops to this (-24 dB): enough
+that the echo canceller stops hiding the player under the game's voice, and undone
+without a word lost if it was not the player (`Mixer.hush`)."""
 
 
 def duck_amount(cue_frames: int, first: int, last: int,
@@ -101,6 +105,20 @@ class Mixer:
         self._lock = threading.Lock()
         self._fade_frames = max(1, round(FADE_SECONDS * sample_rate))
         self._taps: list[Tap] = []
+        self._hush_target: float = 1.0
+        self._hush_level: float = 1.0
+        """The gain all speech is at (1.0, or HUSH_DEPTH while hushed), ramping to the target."""
+
+    def hush(self, hushed: bool) -> None:
+        """Take all speech down to HUSH_DEPTH (or back up) from the next block, with a 5 ms
+        ramp: the player may be talking over the game. Safe from any thread."""
+        with self._lock:
+            self._hush_target = HUSH_DEPTH if hushed else 1.0
+
+    @property
+    def hushed(self) -> bool:
+        with self._lock:
+            return self._hush_target < 1.0
 
     def add_tap(self, tap: Tap) -> None:
         """Also give every rendered block to `tap` (the echo canceller's far end): exactly
@@ -198,7 +216,16 @@ class Mixer:
             offset = lo - first
             np.maximum(ducked[offset:offset + len(amount)], amount,
                        out=ducked[offset:offset + len(amount)])
-        return 1.0 - DUCK_DEPTH * ducked
+        gain = 1.0 - DUCK_DEPTH * ducked
+        if self._hush_level != self._hush_target or self._hush_level != 1.0:
+            step = (1.0 - HUSH_DEPTH) / self._fade_frames
+            ramp = self._hush_level + np.sign(self._hush_target - self._hush_level) \
+                * step * np.arange(1, frames + 1, dtype=np.float32)
+            low, high = sorted((self._hush_level, self._hush_target))
+            hush = np.clip(ramp, low, high).astype(np.float32)
+            self._hush_level = float(hush[-1])
+            gain *= hush
+        return gain
 
 
 def _bind_start(listener: StartListener, at: float) -> Callable[[], None]:

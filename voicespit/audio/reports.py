@@ -164,6 +164,11 @@ class SpeakerBase:
     def player_done(self, time: float) -> None:
         """The player's utterance that barged in is over: speech may go on."""
 
+    def hush(self, hushed: bool) -> None:
+        """The player may be starting to talk over the game: speak far more quietly until
+        told otherwise (or until `barge_in` stops the words). Nothing to do for a speaker
+        that plays nothing out loud."""
+
     def _emit_cut_by_player(self, announcement: Announcement) -> None:
         for listener in self._cut_by_player:
             listener(announcement)

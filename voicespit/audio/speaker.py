@@ -88,6 +88,10 @@ class Speaker(Protocol):
         """The player has finished: what waits may be said."""
         ...
 
+    def hush(self, hushed: bool) -> None:
+        """The player may be talking over the game: speak far more quietly (or again aloud)."""
+        ...
+
     def begin_match(self) -> None:
         """A new match starts: its events are numbered from one again."""
         ...
@@ -250,6 +254,12 @@ class LiveSpeaker(SpeakerBase):
             self._cond.notify_all()
         if cut is not None:
             self._emit_cut_by_player(cut)
+
+    def hush(self, hushed: bool) -> None:
+        """Take the words playing (and any that start) down to a murmur, or back up: the
+        mixer ramps them in 5 ms from its next block, so the player's first syllables are
+        not spoken over at full voice while the listener makes sure it is them."""
+        self.mixer.hush(hushed)
 
     def player_done(self, time: float) -> None:
         with self._cond:

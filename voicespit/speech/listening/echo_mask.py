@@ -17,7 +17,9 @@ voice over the game's), so blocks are held back for up to `hold` seconds before
 they are judged: when the player's speech is found, the held blocks go through
 whole, and the command keeps its beginning. The hold only delays audio while the
 game plays and nobody has been heard; from the moment the player is heard, audio
-passes at once.
+passes at once. While the detector only suspects the player (one loud frame: the game
+is hushed, `barge_in.TalkDetector.suspected`), blocks are held up to `suspected_hold`,
+so when it is confirmed the command goes through from before the hush.
 """
 
 from __future__ import annotations
@@ -44,22 +46,26 @@ class _Held:
 class EchoMask:
     """Cancelled blocks in, in order; out, the same blocks, each judged heard or not."""
 
-    def __init__(self, hold: float = 0.3) -> None:
+    def __init__(self, hold: float = 0.3, suspected_hold: float = 1.0) -> None:
         self.hold = hold
+        self.suspected_hold = suspected_hold
         self._held: collections.deque[_Held] = collections.deque()
         self._held_seconds = 0.0
         self.masked_seconds = 0.0
         """Audio kept from the recognizer so far (for diagnostics and the benchmark)."""
 
-    def push(self, block: AudioBlock, playing: bool, talking: bool) -> list[Judged]:
+    def push(self, block: AudioBlock, playing: bool, talking: bool,
+             suspected: bool = False) -> list[Judged]:
         """`block` recorded while the game was `playing` (or not), the player `talking`
-        (or not) as far as the detector now knows; the blocks whose turn has come."""
+        (or not, or `suspected` of it) as far as the detector now knows; the blocks whose
+        turn has come."""
         self._held.append(_Held(block, playing))
         self._held_seconds += block.duration
         if talking:  # everything held may be the start of the player's command
             return self.flush(keep=True)
         ready: list[Judged] = []
-        over = self.hold + 1e-6  # ten 30 ms blocks are 0.3 s, whatever the rounding
+        hold = self.suspected_hold if suspected else self.hold
+        over = hold + 1e-6  # ten 30 ms blocks are 0.3 s, whatever the rounding
         while self._held and (self._held_seconds > over or not self._held[-1].playing):
             ready.append(self._release(keep=False))
         return ready
