@@ -47,7 +47,7 @@ class Game:
         module = ["voicespit"] if child is None else ["tests.game_child", *child, "--"]
         flags = ["play", "--input", "keyboard", *([] if audio else ["--no-audio"]), *arguments]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", *module, *flags], stdin=subprocess.PIPE,
+            [sys.executable, "-m", "tests.with_ctrl_c", *module, *flags], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
         self.lines: list[str] = []
         self.errors: list[str] = []
