@@ -41,8 +41,8 @@ from benchmarks.room import (
     RoomStream,
     Utterance,
     echo_gain,
-    impulse_response,
     levelled,
+    loudspeaker_paths,
     mix_near,
     narrated_match,
     narration_digest,
@@ -204,10 +204,7 @@ def run(job: Job) -> Outcome:
     responses = gain = None
     if job.condition is not None and timeline is not None:
         condition = job.condition
-        room_rng = np.random.default_rng(int(condition.rt60 * 100 + condition.delay_ms))
-        responses = (impulse_response(condition.rt60, condition.delay_ms, far.rate, room_rng),
-                     impulse_response(condition.rt60, condition.delay_ms + 0.7, far.rate,
-                                      room_rng))
+        responses = loudspeaker_paths(condition, far.rate)
         gain = echo_gain(timeline, responses, condition.echo_db)
     stream = RoomStream(duration, near, far, responses, gain or 1.0)
     stream.clock.advance_to(clock_start)

@@ -41,7 +41,7 @@ from benchmarks.room import (
     RoomSource,
     RoomStream,
     echo_gain,
-    impulse_response,
+    loudspeaker_paths,
     mix_near,
     narrated_match,
     place_over_speech,
@@ -82,10 +82,7 @@ def cancelled(timeline: Timeline, condition: RoomCondition | None, near: Floats,
     if condition is None:
         stream = RoomStream(seconds, near, far, None)
     else:
-        room_rng = np.random.default_rng(int(condition.rt60 * 100 + condition.delay_ms))
-        responses = (impulse_response(condition.rt60, condition.delay_ms, far.rate, room_rng),
-                     impulse_response(condition.rt60, condition.delay_ms + 0.7, far.rate,
-                                      room_rng))
+        responses = loudspeaker_paths(condition, far.rate)
         stream = RoomStream(seconds, near, far, responses,
                             echo_gain(timeline, responses, condition.echo_db))
     stream.clock.advance_to(ORIGIN)
@@ -107,8 +104,7 @@ def cancelled(timeline: Timeline, condition: RoomCondition | None, near: Floats,
 
 def erle_db(heard: Floats, output: Floats) -> float:
     start = round(SETTLE_SECONDS * SAMPLE_RATE)
-    return float(10 * np.log10(float(heard[start:] @ heard[start:])
-                               / max(float(output[start:] @ output[start:]), 1e-9)))
+    return _ratio_db(heard[start:], output[start:])
 
 
 def player_sdrs(near: Floats, output: Floats,

@@ -99,6 +99,14 @@ def impulse_response(rt60: float, delay_ms: float, rate: int,
     return np.concatenate([np.zeros(delay), response])
 
 
+def loudspeaker_paths(condition: RoomCondition, rate: int) -> tuple[Floats, Floats]:
+    """Each loudspeaker channel's path to the microphone in `condition`: the same room on
+    every run (seeded by the condition), the right channel 0.7 ms farther than the left."""
+    rng = np.random.default_rng(int(condition.rt60 * 100 + condition.delay_ms))
+    return (impulse_response(condition.rt60, condition.delay_ms, rate, rng),
+            impulse_response(condition.rt60, condition.delay_ms + 0.7, rate, rng))
+
+
 class PartitionedConvolver:
     """Streaming convolution, one block of `block` samples at a time (overlap-save with the
     response cut into block-long partitions): a second of room costs ~0.1 ms a block."""
