@@ -174,10 +174,10 @@ class Outcome:
 
 
 def make_canceller(kind: str) -> Any:
-    if kind == "webrtc":
+    if kind in ("webrtc", "webrtc-stereo"):
         from voicespit.speech.listening.echo import open_canceller
 
-        return open_canceller()
+        return open_canceller(2 if kind == "webrtc-stereo" else 1)
     from benchmarks import echo_candidates
 
     return echo_candidates.make(kind)
@@ -208,9 +208,9 @@ def run(job: Job) -> Outcome:
         gain = echo_gain(timeline, responses, condition.echo_db)
     stream = RoomStream(duration, near, far, responses, gain or 1.0)
     stream.clock.advance_to(clock_start)
-    reference = PlaybackReference(far.rate)
-    source = RoomSource(stream, seed=3, tap=reference.push)
     canceller = make_canceller(job.canceller) if job.mode == "always" else None
+    reference = PlaybackReference(far.rate, channels=canceller.channels if canceller else 1)
+    source = RoomSource(stream, seed=3, tap=reference.push)
     echo = EchoStage(canceller, reference)
     outcome = Outcome(f"{job.mode}", job.mode,
                       job.condition.name if job.condition else "game silent",
@@ -417,7 +417,8 @@ def main() -> None:
     parser.add_argument("--split", choices=("report", "tuning"), default="report")
     parser.add_argument("--recognizer", default="auto", help="auto: the game's default (Whisper)")
     parser.add_argument("--canceller", default="webrtc",
-                        help="webrtc (the game's), or a candidate: webrtc-ns, speex, apm")
+                        help="webrtc (the game's, mono far end), webrtc-stereo (both loudspeakers), "
+                             "or a candidate: webrtc-ns, speex, apm")
     parser.add_argument("--mode", action="append", choices=MODES)
     parser.add_argument("--quick", action="store_true", help="one room, for a first look")
     parser.add_argument("--room", action="append", metavar="RT60,DELAY_MS,ECHO_DB",

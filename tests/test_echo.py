@@ -77,3 +77,29 @@ def test_without_the_library_the_canceller_says_so_in_plain_words() -> None:
                             check=True)
     assert result.stdout.strip() == "the echo canceller is not installed"
     assert issubclass(CancellerError, Exception)
+
+
+def test_a_mono_canceller_is_given_the_mean_of_a_stereo_far_end() -> None:
+    class Recording:
+        name, latency, channels = "recording", 0.0, 1
+
+        def __init__(self) -> None:
+            self.far: list[np.ndarray] = []
+
+        def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+            self.far.append(far)
+            return near
+
+        def reset(self) -> None:
+            pass
+
+    reference = PlaybackReference(SAMPLE_RATE, channels=2)
+    block = np.zeros((480, 2), dtype=np.float32)
+    block[:, 0] = 0.5
+    reference.push(block, 0.0)
+    canceller = Recording()
+    stage = EchoStage(canceller, reference)
+    stage.cancel(AudioBlock(np.zeros(480, dtype=np.int16).tobytes(), 0.0), 0.0)
+    assert canceller.far[0].shape == (480,)
+    assert abs(int(canceller.far[0][240]) - 8192) <= 1
+    assert stage.last_far.shape == (480,)
