@@ -174,6 +174,9 @@ class Outcome:
 
 
 def make_canceller(kind: str) -> Any:
+    """The canceller named; with "+speex", the one whose suppressor decides and not the
+    linear one beside it (`make_linear`)."""
+    kind = kind.removesuffix("+speex")
     if kind in ("webrtc", "webrtc-stereo"):
         from voicespit.speech.listening.echo import open_canceller
 
@@ -181,6 +184,19 @@ def make_canceller(kind: str) -> Any:
     from benchmarks import echo_candidates
 
     return echo_candidates.make(kind)
+
+
+def make_linear(kind: str) -> Any:
+    """speexdsp beside the canceller, for the recognizer to hear ("webrtc+speex"), or None."""
+    if not kind.endswith("+speex"):
+        return None
+    from voicespit.speech.listening.linear_echo import open_linear_canceller
+
+    linear = open_linear_canceller()
+    if linear is None:
+        raise SystemExit("speexdsp will not run here: pip install speexdsp-aec, "
+                         "apt-get install libspeexdsp1")
+    return linear
 
 
 def run(job: Job) -> Outcome:
@@ -211,7 +227,7 @@ def run(job: Job) -> Outcome:
     canceller = make_canceller(job.canceller) if job.mode == "always" else None
     reference = PlaybackReference(far.rate, channels=canceller.channels if canceller else 1)
     source = RoomSource(stream, seed=3, tap=reference.push)
-    echo = EchoStage(canceller, reference)
+    echo = EchoStage(canceller, reference, linear=make_linear(job.canceller) if canceller else None)
     outcome = Outcome(f"{job.mode}", job.mode,
                       job.condition.name if job.condition else "game silent",
                       job.with_commands, duration)
@@ -418,6 +434,7 @@ def main() -> None:
     parser.add_argument("--recognizer", default="auto", help="auto: the game's default (Whisper)")
     parser.add_argument("--canceller", default="webrtc",
                         help="webrtc (the game's, mono far end), webrtc-stereo (both loudspeakers), "
+                             "either with +speex (the recognizer hears speexdsp's output), "
                              "or a candidate: webrtc-ns, speex, apm")
     parser.add_argument("--mode", action="append", choices=MODES)
     parser.add_argument("--quick", action="store_true", help="one room, for a first look")

@@ -131,8 +131,15 @@ class EchoStage:
     """
 
     def __init__(self, canceller: EchoCanceller | None, reference: PlaybackReference,
-                 lead: float = DEFAULT_LEAD) -> None:
+                 lead: float = DEFAULT_LEAD, linear: EchoCanceller | None = None) -> None:
         self.canceller = canceller
+        self.linear = linear if canceller is not None else None
+        """A filter-only canceller run beside the first: what the recognizer hears (see
+        `linear_echo.py`)."""
+        self._linear_delay = np.zeros(0, dtype=np.int16)
+        """The linear output held back so it lines up with the first canceller's."""
+        self.last_linear: Int16 | None = None
+        """The linear canceller's output for the last block returned, if there is one."""
         self.reference = reference
         self.lead = lead
         self.far_heard_until = float("-inf")
@@ -166,14 +173,40 @@ class EchoStage:
         else:
             given = mono if self.canceller.channels == 1 else _stereo(far)
             cancelled = self.canceller.process(np.ascontiguousarray(near), given)
+            if self.linear is not None:
+                self.last_linear = self._aligned(self.linear.process(np.ascontiguousarray(near),
+                                                                     mono), cancelled)
         self.last_near, self.last_far = near, mono
         return AudioBlock(cancelled.astype("<i2").tobytes(), block.start - held / SAMPLE_RATE)
+
+    def _aligned(self, linear: Int16, cancelled: Int16) -> Int16:
+        """`linear` delayed by how much more the first canceller lags the microphone."""
+        assert self.canceller is not None and self.linear is not None
+        lag = round((self.canceller.latency - self.linear.latency) * SAMPLE_RATE)
+        if lag <= 0:
+            return linear
+        if len(self._linear_delay) != lag:
+            self._linear_delay = np.zeros(lag, dtype=np.int16)
+        both = np.concatenate([self._linear_delay, linear])
+        self._linear_delay = both[len(cancelled):]
+        return both[:len(cancelled)]
+
+    def heard(self, block: AudioBlock) -> AudioBlock:
+        """What the recognizer should hear of `block` (as `cancel` returned it): the linear
+        canceller's output when there is one, else the block itself."""
+        if self.last_linear is None or len(self.last_linear) * 2 != len(block.pcm):
+            return block
+        return AudioBlock(self.last_linear.astype("<i2").tobytes(), block.start)
 
     def reset(self) -> None:
         """The stream broke off (a reconnected microphone): start again from nothing."""
         self._pending = np.zeros(0, dtype=np.int16)
+        self._linear_delay = np.zeros(0, dtype=np.int16)
+        self.last_linear = None
         if self.canceller is not None:
             self.canceller.reset()
+        if self.linear is not None:
+            self.linear.reset()
 
 
 def _mono(far: Int16) -> Int16:
