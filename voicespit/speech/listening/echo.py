@@ -18,6 +18,10 @@ loudspeaker nearer than that an echo before its reference: in the 10 ms room the
 canceller removed 12 dB of echo (median) instead of 48. The canceller works in 10 ms frames; a block that is
 not a whole number of frames leaves its remainder for the next one.
 
+A second, filter-only canceller can run beside it (`linear`, speexdsp: see
+`linear_echo.py`): AEC3's output still decides whether the player talks, and
+`heard()` gives what the recognizer should hear of a block, the linear output.
+
 `open_canceller()` raises `CancellerError` in plain words when the library is
 missing or will not start; the app then falls back to the echo guard.
 """
