@@ -48,8 +48,15 @@ def test_the_games_own_words_heard_back_are_refused() -> None:
 
 
 def test_a_command_with_too_little_of_a_voice_not_the_games_is_refused() -> None:
-    checked = narration_alone(mask_echo=True, room=LIVE_LOUD_ROOM)
+    # At the default bar (a tenth of the frames) whether any residual command falls under
+    # it depends on how espeak-ng rendered this machine's narration (it varies with load):
+    # one rendering gave one such command a minute, another none. The residual's commands
+    # had 20 to 23 % of their frames judged the player's (README), so a bar of 0.3 must
+    # catch some, and the check must remove exactly the commands it refuses.
+    checked = run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 60.0,
+                      near_end_minimum=0.3))
     unchecked = run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 60.0,
                         near_end_minimum=0.0))
-    assert checked.unvoiced_refusals >= 1, "the live room's residual made a command"
+    assert unchecked.false_commands >= 1, "without the check the live room's residual makes commands"
+    assert checked.unvoiced_refusals >= 1, "and the check refuses them"
     assert checked.false_commands == unchecked.false_commands - checked.unvoiced_refusals
