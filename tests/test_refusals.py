@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tests.match_helpers import new_table
-from tests.positions import spit_position
+from tests.positions import card, spit_position
 from voicespit.engine.actions import LEFT, Play
 from voicespit.engine.state import IllegalActionError, Phase
-from voicespit.match.refusals import refusal_for_action
+from voicespit.match.refusals import refusal_for_action, refusal_for_resolver
+from voicespit.speech.language.commands import Command, Verb
+from voicespit.speech.language.parser import AmbiguousCommandError, resolve
 
 
 @pytest.mark.parametrize(("phase", "said"), [
@@ -46,3 +48,26 @@ def test_a_play_beaten_to_its_pile_says_the_new_top_even_when_that_card_ended_pl
         now.apply(0, Play(0, LEFT))
     assert refusal_for_action(Play(0, LEFT), 0, refused.value.reason, now, before) == (
         Play(0, LEFT), "too late: left is now a seven", True)
+
+
+def test_a_rank_that_fits_both_piles_now_asks_which_never_says_too_late() -> None:
+    # Seen in play: the player's "nine on right" was not yet heard whole, so on the table
+    # the player was taken to know, "eight" fitted only left (from stock four); by then
+    # the eight had moved to stock one and fitted both piles. The player is not late:
+    # they need to hear the two choices.
+    before = spit_position(mine=("", "2C", "4D", "8H", "JS"), left="7H", right="TD",
+                           my_spit="3D", their_spit="4S")
+    now = spit_position(mine=("8H", "2C", "4D", "KS", "JS"), left="7H", right="9C",
+                        my_spit="3D", their_spit="4S")
+    eight = Command(Verb.PLAY, rank=card("8H").rank)
+
+    def resolver(state: object) -> object:
+        return resolve(eight, state, 0)  # type: ignore[arg-type]
+
+    assert isinstance(resolve(eight, before, 0), Play)  # one fit on the table as known
+    with pytest.raises(AmbiguousCommandError) as ambiguous:
+        resolve(eight, now, 0)
+    action, reason, too_late = refusal_for_resolver(
+        resolver, 0, ambiguous.value, now, before)  # type: ignore[arg-type]
+    assert (action, too_late) == (None, False)
+    assert reason == "an eight fits both piles: say eight on left or eight on right"

@@ -56,10 +56,6 @@ class Ears:
         block_time, _ = self.output.blocks[frame // BLOCK]
         return block_time + (frame % BLOCK) / self.output.mixer.sample_rate
 
-    def frame_at(self, when: float) -> int:
-        times = np.array([t for t, _ in self.output.blocks])
-        return int(np.searchsorted(times, when)) * BLOCK
-
 
 @pytest.fixture
 def ears(renderer: Pyttsx3Renderer) -> Iterator[Ears]:
@@ -131,21 +127,23 @@ def test_urgent_words_cut_in_and_the_rest_of_the_speech_is_never_heard(
     assert ears.started.wait(STARTED)
     time.sleep(0.4)
     urgent_text = "Too late: left shows a ten."  # not in the cache: a cold render
-    raised = time.monotonic()
+    # Counted in blocks the output finished before the words were raised, not by the clock:
+    # a busy machine can stamp a block before the raise and render it after.
+    raised = len(ears.output.blocks) * BLOCK
     ears.speaker.say(Announcement(urgent_text, "refusal", Priority.URGENT, sequence=2))
     assert ears.speaker.wait_until_idle(IDLE)
     recording = ears.recording()[:, 0]
     template = renderer.render(urgent_text, YOUR_VOICE, RATE)
     frame, match = locate(recording, template)
     assert match > 0.99, "the urgent words were played whole"
-    assert ears.time_of_frame(frame) >= raised, "and only after they were raised"
+    assert frame >= raised, "and only after they were raised"
     statuses = [(status, a.text) for status, a in ears.speaker.history]
     assert statuses == [("cut", LONG), ("spoken", urgent_text)]
     # What the long speech had not said when it was cut was never heard at all.
     long_template = renderer.render(LONG, YOUR_VOICE, RATE)
     second = renderer.sample_rate
     begun, _ = locate(recording, long_template[:second // 4])
-    said = ears.frame_at(raised) - begun + second // 10  # and the block playing then
+    said = raised - begun + second // 10  # and the block playing then
     assert said < len(long_template) // 2, "cut before the half, else this proves little"
     assert locate(recording, long_template[said:])[1] < 0.9
 

@@ -15,3 +15,9 @@ class VoiceSpitError(Exception):
     def __init__(self, message: str = "", *, detail: str = "") -> None:
         super().__init__(message)
         self.detail = detail
+
+
+class ChoiceNeededError(VoiceSpitError):
+    """The words fit more than one move on the table now ("eight" with a seven and a nine
+    showing); the message names the choices. Nothing was late or illegal: the player
+    only has to say which, so no layer may explain it as a move that came too late."""

@@ -313,7 +313,7 @@ class Match:
                 action = intent.resolver(self._state)
             except VoiceSpitError as error:
                 self._refuse(player, *refusal_for_resolver(
-                    intent.resolver, player, str(error), self._state, before), said=said)
+                    intent.resolver, player, error, self._state, before), said=said)
                 return
             except Exception as error:  # a parser bug must not stop the game
                 log.exception("resolver of %s failed", intent)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from voicespit.engine.actions import PILE_NAMES, Action, Play, PlayCard, Slap
 from voicespit.engine.cards import with_article
 from voicespit.engine.state import Phase
-from voicespit.errors import VoiceSpitError
+from voicespit.errors import ChoiceNeededError, VoiceSpitError
 from voicespit.match.events import IntentRefused
 from voicespit.match.intents import Resolver, State
 
@@ -40,14 +40,16 @@ def refusal_for_action(action: Action, player: int, reason: str, now: State,
     return action, reason, False
 
 
-def refusal_for_resolver(resolver: Resolver, player: int, message: str, now: State,
+def refusal_for_resolver(resolver: Resolver, player: int, error: VoiceSpitError, now: State,
                          before: State | None) -> tuple[Action | None, str, bool]:
-    """(action, reason, too_late) for a command that found no move on the table now.
+    """(action, reason, too_late) for a command that found no single move on the table now.
 
     If the same command finds a legal move on the table the player knew, the
-    other player beat them to it.
+    other player beat them to it. A command that fits several moves now was not
+    late: its message (the choices) stands, whatever the table the player knew.
     """
-    if before is not None:
+    message = str(error)
+    if before is not None and not isinstance(error, ChoiceNeededError):
         try:
             guess = resolver(before)
         except VoiceSpitError:

@@ -25,7 +25,7 @@ from voicespit.engine.cards import RANK_NAMES, RANK_PLURALS, Card, with_article
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import IllegalActionError, Phase
-from voicespit.errors import VoiceSpitError
+from voicespit.errors import ChoiceNeededError, VoiceSpitError
 from voicespit.speech.language.commands import Command, Verb
 from voicespit.speech.language.grammar import PHRASINGS, SLOT_WORDS, Phrasing, phrase_for
 
@@ -49,7 +49,7 @@ class IllegalCommandError(CommandError):
         self.command = command
 
 
-class AmbiguousCommandError(CommandError):
+class AmbiguousCommandError(CommandError, ChoiceNeededError):
     """Several moves fit the words; `choices` are the phrases that would pick one."""
 
     def __init__(self, message: str, choices: tuple[str, ...]) -> None:
