@@ -12,14 +12,14 @@ How an utterance goes:
    out at once, one that could go on ("seven", which "seven on left" begins)
    when the pause has lasted `settle_frames`. Speech that resumes discards the
    answer and the next pause scores again.
-3. Sentences meaning the same command pool their probability. The best command
-   is refused rather than guessed when the runner-up is too close, or when the
-   best sentence is far from what the audio sounds like unconstrained
-   (`deficit_per_token`, which turns chatter away). How close is too close
-   depends on the cross-check (`cross_check`): PocketSphinx decodes the same
-   audio in a child process while Whisper scores, and its agreement or dispute
-   sets the margin (`whisper_choice.CrossCheck`). The confidence is the best
-   command's share of the probability.
+3. Sentences meaning the same command pool their probability. PocketSphinx
+   decodes the same audio in a child process while Whisper scores (`cross_check`),
+   and whether to act on the best command is weighed from its lead over the
+   runner-up, how far it falls below what the audio sounds like unconstrained
+   (chatter), what PocketSphinx heard and more, by a logistic model fitted on the
+   tuning splits (`whisper_acceptance`; `fitted_acceptance=False`: the hand rule of
+   `margin`, `deficit_per_token` and `CrossCheck` margins). The confidence is the
+   best command's share of the probability.
 4. `set_prior` gives sentences that make sense in the game state a small bonus:
    it breaks near-ties (leads under `prior_bonus`), so it cannot turn a clearly
    said command into another.
