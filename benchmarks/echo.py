@@ -174,13 +174,29 @@ class Outcome:
 
 
 def make_canceller(kind: str) -> Any:
-    if kind == "webrtc":
+    """The canceller named; with "+speex", the one whose suppressor decides and not the
+    linear one beside it (`make_linear`)."""
+    kind = kind.removesuffix("+speex")
+    if kind in ("webrtc", "webrtc-stereo"):
         from voicespit.speech.listening.echo import open_canceller
 
-        return open_canceller()
+        return open_canceller(2 if kind == "webrtc-stereo" else 1)
     from benchmarks import echo_candidates
 
     return echo_candidates.make(kind)
+
+
+def make_linear(kind: str) -> Any:
+    """speexdsp beside the canceller, for the recognizer to hear ("webrtc+speex"), or None."""
+    if not kind.endswith("+speex"):
+        return None
+    from voicespit.speech.listening.linear_echo import open_linear_canceller
+
+    linear = open_linear_canceller()
+    if linear is None:
+        raise SystemExit("speexdsp will not run here: pip install speexdsp-aec, "
+                         "apt-get install libspeexdsp1")
+    return linear
 
 
 def run(job: Job) -> Outcome:
@@ -208,10 +224,10 @@ def run(job: Job) -> Outcome:
         gain = echo_gain(timeline, responses, condition.echo_db)
     stream = RoomStream(duration, near, far, responses, gain or 1.0)
     stream.clock.advance_to(clock_start)
-    reference = PlaybackReference(far.rate)
-    source = RoomSource(stream, seed=3, tap=reference.push)
     canceller = make_canceller(job.canceller) if job.mode == "always" else None
-    echo = EchoStage(canceller, reference)
+    reference = PlaybackReference(far.rate, channels=canceller.channels if canceller else 1)
+    source = RoomSource(stream, seed=3, tap=reference.push)
+    echo = EchoStage(canceller, reference, linear=make_linear(job.canceller) if canceller else None)
     outcome = Outcome(f"{job.mode}", job.mode,
                       job.condition.name if job.condition else "game silent",
                       job.with_commands, duration)
@@ -417,7 +433,9 @@ def main() -> None:
     parser.add_argument("--split", choices=("report", "tuning"), default="report")
     parser.add_argument("--recognizer", default="auto", help="auto: the game's default (Whisper)")
     parser.add_argument("--canceller", default="webrtc",
-                        help="webrtc (the game's), or a candidate: webrtc-ns, speex, apm")
+                        help="webrtc (the game's, mono far end), webrtc-stereo (both loudspeakers), "
+                             "either with +speex (the recognizer hears speexdsp's output), "
+                             "or a candidate: webrtc-ns, speex, apm")
     parser.add_argument("--mode", action="append", choices=MODES)
     parser.add_argument("--quick", action="store_true", help="one room, for a first look")
     parser.add_argument("--room", action="append", metavar="RT60,DELAY_MS,ECHO_DB",

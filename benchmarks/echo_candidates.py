@@ -23,6 +23,7 @@ class SpeexCanceller:
 
     name = "speexdsp"
     latency = 0.0
+    channels = 1
 
     def __init__(self, tail_ms: int = 300) -> None:
         try:
@@ -47,6 +48,7 @@ class ApmCanceller:
 
     name = "aec-audio-processing"
     latency = 0.014
+    channels = 1
 
     def __init__(self) -> None:
         try:
@@ -75,6 +77,9 @@ def make(kind: str) -> Any:
         return WebRtcCanceller(noise_suppression=True)
     if kind == "speex":
         return SpeexCanceller()
+    if kind.startswith("speex:"):  # speex:TAIL_MS, a longer or shorter filter
+        return SpeexCanceller(int(kind.split(":", 1)[1]))
     if kind == "apm":
         return ApmCanceller()
-    raise CancellerError(f"no candidate canceller {kind!r}: webrtc, webrtc-ns, speex, apm")
+    raise CancellerError(f"no candidate canceller {kind!r}: webrtc, webrtc-ns, speex, "
+                         "speex:TAIL_MS, apm")

@@ -1,6 +1,7 @@
 """What the echo canceller does to the signal, room by room: figures that do not flip.
 
-    python -m benchmarks.echo_signal [--seconds 130] [--room RT60,DELAY_MS,ECHO_DB ...] [--json]
+    python -m benchmarks.echo_signal [--seconds 130] [--room RT60,DELAY_MS,ECHO_DB ...]
+        [--canceller webrtc|speex|speex:TAIL_MS] [--same-paths] [--centred] [--json]
 
 `benchmarks.echo` counts commands, and a count is a threshold: one sample changed
 anywhere before the recognizer (another resampler's rounding, the sound card's
@@ -22,6 +23,11 @@ only when the sound really changes:
   "game silent", is the same commands with nothing playing: what the canceller and
   its noise suppressor do to a voice alone, the ceiling for the rooms. The output lags
   the microphone by the canceller's own delay, found by correlation and reported.
+
+What limits a linear canceller can be asked of the room itself: `--same-paths`
+gives both loudspeaker channels the left one's response, and `--centred` plays the
+game with every sound centred (each channel the mean of the two); either way the
+mono far end the canceller is given is exact for the echo, whatever is panned.
 """
 
 from __future__ import annotations
@@ -74,21 +80,58 @@ class RoomSignal:
     canceller_lag_ms: float
 
 
+@dataclass(frozen=True)
+class Variant:
+    """The canceller, and what the room is allowed to do that a mono far end cannot model."""
+
+    canceller: str = "webrtc"
+    same_paths: bool = False
+    """Both loudspeaker channels reach the microphone by the same response."""
+    centred: bool = False
+    """Every sound the game plays is centred (both channels their mean)."""
+
+
+class CentredFarEnd(FarEnd):
+    """The match as if nothing were panned: each rendered block's channels made equal."""
+
+    def render(self) -> tuple[npt.NDArray[np.float32], float]:
+        block, at = super().render()
+        centred = np.repeat(block.mean(axis=1, keepdims=True), block.shape[1], axis=1)
+        return centred.astype(np.float32), at
+
+
+def room_paths(condition: RoomCondition, rate: int, variant: Variant) -> tuple[Floats, Floats]:
+    left, right = loudspeaker_paths(condition, rate)
+    return (left, left) if variant.same_paths else (left, right)
+
+
+def _mean(a: Floats, b: Floats) -> Floats:
+    length = max(len(a), len(b))
+    mean: Floats = (np.pad(a, (0, length - len(a))) + np.pad(b, (0, length - len(b)))) / 2
+    return mean
+
+
 def cancelled(timeline: Timeline, condition: RoomCondition | None, near: Floats,
-              seconds: float, jitter_seed: int) -> tuple[Floats, Floats]:
+              seconds: float, jitter_seed: int,
+              variant: Variant = Variant()) -> tuple[Floats, Floats]:
     """The microphone's samples and the canceller's output (same length, 16 kHz) in
     `condition` (None: the game silent, nothing in the loudspeakers)."""
-    far = FarEnd(timeline if condition is not None else None, ListeningGate("always"), ORIGIN)
+    far_end = CentredFarEnd if variant.centred else FarEnd
+    far = far_end(timeline if condition is not None else None, ListeningGate("always"), ORIGIN)
     if condition is None:
         stream = RoomStream(seconds, near, far, None)
     else:
-        responses = loudspeaker_paths(condition, far.rate)
+        responses = room_paths(condition, far.rate, variant)
+        # Centred sound meets each response as the mean: its echo is the mean response's
+        # on both channels, which is what sets the level.
+        levelled_by = responses if not variant.centred else (_mean(*responses),) * 2
         stream = RoomStream(seconds, near, far, responses,
-                            echo_gain(timeline, responses, condition.echo_db))
+                            echo_gain(timeline, levelled_by, condition.echo_db))
     stream.clock.advance_to(ORIGIN)
-    reference = PlaybackReference(far.rate)
+    canceller = make_canceller(variant.canceller)
+    reference = PlaybackReference(far.rate, channels=canceller.channels)
     source = RoomSource(stream, seed=jitter_seed, tap=reference.push)
-    stage = EchoStage(make_canceller("webrtc"), reference)
+    stage = EchoStage(canceller, reference)
     heard = np.zeros(len(near))
     output = np.zeros(len(near))
     for block in source.blocks():
@@ -132,18 +175,18 @@ def _ratio_db(wanted: Floats, unwanted: Floats) -> float:
 
 
 def measure(timeline: Timeline, condition: RoomCondition | None, seconds: float,
-            jitter_seed: int) -> RoomSignal:
+            jitter_seed: int, variant: Variant = Variant()) -> RoomSignal:
     """One room's figures; None: the player's SDR with the game silent (the baseline)."""
     erle = None
     if condition is not None:
         silence = np.zeros(round((seconds + 1) * SAMPLE_RATE))
-        heard, output = cancelled(timeline, condition, silence, seconds, jitter_seed)
+        heard, output = cancelled(timeline, condition, silence, seconds, jitter_seed, variant)
         erle = erle_db(heard, output)
     placed = place_over_speech(commands_for("tuning"), speech_spans(timeline),
                                np.random.default_rng(11))
     placed = [u for u in placed if u.end + 1.0 < seconds]
     near = mix_near(placed, seconds + 1)
-    _, output = cancelled(timeline, condition, near, seconds, jitter_seed)
+    _, output = cancelled(timeline, condition, near, seconds, jitter_seed, variant)
     spans = [(round(u.onset * SAMPLE_RATE), round(u.end * SAMPLE_RATE)) for u in placed]
     sdrs, invariant, lag = player_sdrs(near, output, spans)
     return RoomSignal(condition.name if condition else "game silent",
@@ -160,15 +203,26 @@ def main() -> None:
     parser.add_argument("--room", action="append", metavar="RT60,DELAY_MS,ECHO_DB")
     parser.add_argument("--jitter-seed", type=int, default=3,
                         help="the simulated sound card's timing jitter")
+    parser.add_argument("--canceller", default="webrtc",
+                        help="webrtc (the game's, mono far end), webrtc-stereo (both loudspeakers), "
+                        "or a candidate: speex, speex:TAIL_MS, apm")
+    parser.add_argument("--same-paths", action="store_true",
+                        help="both loudspeaker channels by the same room response")
+    parser.add_argument("--centred", action="store_true",
+                        help="every sound centred: both channels their mean")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="leave out the game-silent row")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    variant = Variant(args.canceller, args.same_paths, args.centred)
     conditions = [RoomCondition(*(float(x) for x in spec.split(","))) for spec in args.room] \
         if args.room else [c for c in CONDITIONS if c.echo_db in (0.0, 10.0)]
-    rooms: list[RoomCondition | None] = [None, *conditions]
+    rooms: list[RoomCondition | None] = [*([] if args.no_baseline else [None]), *conditions]
     # Rendered once: espeak-ng's output shifts by a few samples with each rendering in a
     # process, so each room must hear the same match.
     timeline = narrated_match(7)
-    rows = [measure(timeline, condition, args.seconds, args.jitter_seed) for condition in rooms]
+    rows = [measure(timeline, condition, args.seconds, args.jitter_seed, variant)
+            for condition in rooms]
     print("| room | ERLE, narration alone | player SDR median / mean | SI-SDR median | commands "
           "| canceller lag |")
     print("|---|---:|---:|---:|---:|---:|")
@@ -178,7 +232,7 @@ def main() -> None:
               f"{row.player_sdr_mean_db:.2f} dB | {row.player_si_sdr_median_db:.2f} dB | "
               f"{row.commands} | {row.canceller_lag_ms} ms |")
     if args.json:
-        print(json.dumps({"rooms": [asdict(row) for row in rows]}))
+        print(json.dumps({"variant": asdict(variant), "rooms": [asdict(row) for row in rows]}))
 
 
 if __name__ == "__main__":

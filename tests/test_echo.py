@@ -69,11 +69,43 @@ def test_a_block_that_is_not_whole_frames_leaves_its_remainder_for_the_next() ->
     assert second.start == FRAME / SAMPLE_RATE
 
 
+def printed_without(module: str, program: str) -> str:
+    """What `program` prints in a fresh interpreter in which `module` cannot be imported."""
+    result = subprocess.run([sys.executable, "-c", f"import sys; sys.modules[{module!r}] = None\n"
+                             + program], capture_output=True, text=True, check=True)
+    return result.stdout.strip()
+
+
 def test_without_the_library_the_canceller_says_so_in_plain_words() -> None:
-    program = ("import sys; sys.modules['pywebrtc_audio'] = None\n"
-               "from voicespit.speech.listening.echo import CancellerError, open_canceller\n"
-               "try:\n    open_canceller()\nexcept CancellerError as error:\n    print(error)\n")
-    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                            check=True)
-    assert result.stdout.strip() == "the echo canceller is not installed"
+    printed = printed_without(
+        "pywebrtc_audio",
+        "from voicespit.speech.listening.echo import CancellerError, open_canceller\n"
+        "try:\n    open_canceller()\nexcept CancellerError as error:\n    print(error)\n")
+    assert printed == "the echo canceller is not installed"
     assert issubclass(CancellerError, Exception)
+
+
+def test_a_mono_canceller_is_given_the_mean_of_a_stereo_far_end() -> None:
+    class Recording:
+        name, latency, channels = "recording", 0.0, 1
+
+        def __init__(self) -> None:
+            self.far: list[np.ndarray] = []
+
+        def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+            self.far.append(far)
+            return near
+
+        def reset(self) -> None:
+            pass
+
+    reference = PlaybackReference(SAMPLE_RATE, channels=2)
+    block = np.zeros((480, 2), dtype=np.float32)
+    block[:, 0] = 0.5
+    reference.push(block, 0.0)
+    canceller = Recording()
+    stage = EchoStage(canceller, reference)
+    stage.cancel(AudioBlock(np.zeros(480, dtype=np.int16).tobytes(), 0.0), 0.0)
+    assert canceller.far[0].shape == (480,)
+    assert abs(int(canceller.far[0][240]) - 8192) <= 1
+    assert stage.last_far.shape == (480,)

@@ -53,3 +53,24 @@ def test_old_sound_is_let_go() -> None:
     push_blocks(reference, tone(5.0), at=0.0)
     assert not reference.read(0.5, 160).any()
     assert reference.read(4.5, 160).any()
+
+
+def test_a_stereo_far_end_keeps_left_and_right_apart() -> None:
+    reference = PlaybackReference(RATE, channels=2)
+    sound = tone(1.0)
+    sound[:, 1] = 0.0  # only the left loudspeaker plays
+    push_blocks(reference, sound, at=100.0)
+    read = reference.read(100.5, 1600)
+    assert read.shape == (1600, 2)
+    t = 0.5 + np.arange(1600) / 16_000
+    assert np.max(np.abs(read[:, 0] / 32767 - 0.5 * np.sin(2 * np.pi * 440.0 * t))) < 0.05
+    assert not read[:, 1].any()
+
+
+def test_a_mono_output_plays_the_same_on_both_sides_of_a_stereo_far_end() -> None:
+    reference = PlaybackReference(RATE, channels=2)
+    mono = tone(0.5)[:, 0]
+    for first in range(0, len(mono), 256):
+        reference.push(mono[first:first + 256], 10.0 + first / RATE)
+    read = reference.read(10.1, 1600)
+    assert read[:, 0].any() and np.array_equal(read[:, 0], read[:, 1])

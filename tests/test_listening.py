@@ -19,6 +19,7 @@ from voicespit.config import load_settings
 from voicespit.speech.listening.echo import CancellerError, EchoCanceller, EchoStage, WebRtcCanceller
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.linear_echo import SpeexCanceller
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.recognizers.whisper_model import WhisperModel
@@ -42,8 +43,16 @@ def test_asked_for_always_it_cancels_its_voice_and_listens_all_the_time() -> Non
     listening = choose_listening("always", loudspeaker=True)
     assert listening.mode == "always"
     assert isinstance(listening.canceller, WebRtcCanceller)
+    assert isinstance(listening.linear, SpeexCanceller)  # what the recognizer hears
     assert listening.barge_in
     assert "interrupt" in listening.sentence
+
+
+def test_without_speexdsp_always_still_listens_through_aec3_alone() -> None:
+    listening = choose_listening("always", loudspeaker=True, make_linear=lambda: None)
+    assert listening.mode == "always"
+    assert isinstance(listening.canceller, WebRtcCanceller)
+    assert listening.linear is None
 
 
 def test_without_a_canceller_it_says_it_will_not_listen_while_speaking_and_guards() -> None:

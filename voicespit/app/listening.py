@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from voicespit.speech.listening.echo import CancellerError, EchoCanceller, open_canceller
+from voicespit.speech.listening.linear_echo import open_linear_canceller
 
 NO_CANCELLER = ("I cannot take my own voice out of what the microphone hears here, so I "
                 "will not listen while I speak: wait until I finish, or use headphones.")
@@ -39,6 +40,9 @@ class Listening:
     canceller: EchoCanceller | None
     sentence: str
     """What the greeting says about it, in plain words."""
+    linear: EchoCanceller | None = None
+    """The filter-only canceller beside `canceller`, whose output the recognizer hears
+    (`speech/listening/linear_echo.py`); None: the recognizer hears `canceller`'s."""
 
     @property
     def barge_in(self) -> bool:
@@ -48,7 +52,9 @@ class Listening:
 
 
 def choose_listening(asked: str, loudspeaker: bool,
-                     make_canceller: Callable[[], EchoCanceller] = open_canceller) -> Listening:
+                     make_canceller: Callable[[], EchoCanceller] = open_canceller,
+                     make_linear: Callable[[], EchoCanceller | None] = open_linear_canceller
+                     ) -> Listening:
     """The listening mode for `asked` (a config value), given whether sound goes out of a
     loudspeaker the microphone may hear."""
     if asked == "auto":
@@ -61,4 +67,4 @@ def choose_listening(asked: str, loudspeaker: bool,
         canceller = make_canceller()
     except CancellerError:
         return Listening("echo_guard", None, NO_CANCELLER)
-    return Listening("always", canceller, SENTENCES["always"])
+    return Listening("always", canceller, SENTENCES["always"], make_linear())

@@ -297,7 +297,8 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
     speaker.on_speaking_started(gate.speaking_started)
     speaker.on_speaking_finished(gate.speaking_finished)
     speaker.on_cut_by_player(session.announcer.cut_by_player)
-    echo = EchoStage(listening.canceller, playback) if playback is not None else None
+    echo = EchoStage(listening.canceller, playback, linear=listening.linear) \
+        if playback is not None else None
     voice = VoiceInput(source, recognizer, gate, session, clock, leave_at_end=kind == "wav",
                        echo=echo, barge_in=listening.barge_in)
     session.hooks.table_changed = voice.table_changed

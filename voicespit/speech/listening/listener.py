@@ -235,6 +235,8 @@ class Listener:
             block, microphone = cancelled, self.echo.last_near
         start = offset + block.start
         self._watch_talk(block, microphone, start)
+        if self.echo is not None:  # the talk detector has judged; the recognizer may hear
+            block = self.echo.heard(block)  # the player less damaged (linear_echo.py)
         if self.mask is None:
             self._hear(block, start)
             return
