@@ -43,15 +43,17 @@ FINAL = PocketSphinxSettings()
 WHISPER = WhisperSettings()
 WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper": WHISPER,
-    # The default until this round: Whisper alone, margin 1.25.
-    "whisper alone": dataclasses.replace(WHISPER, cross_check=None, margin=1.25),
+    # The rule until this round: the cross-check's margins and the deficit limit.
+    "whisper with the hand rule": dataclasses.replace(WHISPER, fitted_acceptance=False),
+    # The pruning distance until this round (the same decisions on every tuning split).
+    "whisper pruned at 5.0": dataclasses.replace(WHISPER, prune_within=5.0),
+    # The default two rounds ago: Whisper alone, margin 1.25.
+    "whisper alone": dataclasses.replace(WHISPER, cross_check=None, margin=1.25,
+                                         fitted_acceptance=False),
     "whisper without rejection": dataclasses.replace(WHISPER, margin=0.0, deficit_per_token=1e9,
-                                                     cross_check=None),
-    "whisper plus the unconstrained check": dataclasses.replace(WHISPER, unconstrained_gap=5.0),
+                                                     cross_check=None, fitted_acceptance=False),
     "whisper, bare words only": dataclasses.replace(WHISPER, written_forms=False),
     "whisper without the token bonus": dataclasses.replace(WHISPER, token_bonus=0.0),
-    "whisper with the duration check": dataclasses.replace(
-        WHISPER, most_seconds_per_syllable=0.6, most_seconds_alone=0.6),
     "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
         WHISPER, endpoint=EndpointSettings(settle_frames=25)),
 }

@@ -5,11 +5,13 @@
 Streams every Nth file as `voicespit recognize` does and splits each accepted
 command's latency (true end of speech to the command) into the endpointer's wait
 (audio: from the end of speech to the frame the command went out at) and the
-processing after it; the Whisper rows also give, per file, the wall-clock time of
+processing after it; the Whisper rows also give, per file, the time of
 log-mel and encoder, of sentence scoring, and of waiting for the cross-check's
 PocketSphinx answer (`WhisperRecognizer.timings`). Medians (and p95) over the
 files; with --runs N the medians of N runs. The load average is printed: on a
-busy machine the processing part grows, the wait does not.
+busy machine the processing part grows, the wait does not; --processor-time
+counts each block's processor time instead of the wall clock (stages included),
+which another program's load does not inflate.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import dataclasses
 import os
 import statistics
+import time
 from collections.abc import Sequence
 
 from benchmarks.speech import CORPUS, WHISPER_CONFIGS
@@ -33,7 +36,8 @@ def _ms(values: Sequence[float]) -> str:
     return f"{1000 * statistics.median(values):.0f} / {1000 * (p95 or 0):.0f}"
 
 
-def measure(name: str, split: str, every: int) -> dict[str, list[float]]:
+def measure(name: str, split: str, every: int,
+            processor_time: bool = False) -> dict[str, list[float]]:
     """Per accepted command: latency, wait, processing; per file, Whisper's stages."""
     if name == "pocketsphinx":
         recognizer: Recognizer = PocketSphinxRecognizer()
@@ -43,12 +47,14 @@ def measure(name: str, split: str, every: int) -> dict[str, list[float]]:
 
         recognizer = WhisperRecognizer(WhisperModel.load(),
                                        settings=dataclasses.replace(WHISPER_CONFIGS[name]))
+    if processor_time and hasattr(recognizer, "clock"):
+        recognizer.clock = time.process_time
     figures: dict[str, list[float]] = {key: [] for key in
                                        ("latency", "wait", "processing", "encoder", "scoring",
                                         "cross-check wait")}
     for item in read_corpus(CORPUS / split)[::every]:
         before = dict(getattr(recognizer, "timings", {}))
-        result = transcribe(recognizer, item)
+        result = transcribe(recognizer, item, processor_time=processor_time)
         for stage, total in getattr(recognizer, "timings", {}).items():
             figures[stage].append(total - before.get(stage, 0.0))
         if result.latency_ms is not None and result.hangover_ms is not None and result.correct:
@@ -63,17 +69,21 @@ def main() -> None:
     parser.add_argument("--split", default="fsdd-tuning")
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--processor-time", action="store_true",
+                        help="latency and stages from processor time, not the wall clock")
     parser.add_argument("--config", action="append", metavar="NAME",
                         choices=[*WHISPER_CONFIGS, "pocketsphinx"],
                         help="default: whisper and pocketsphinx")
     args = parser.parse_args()
     names = args.config or ["whisper", "pocketsphinx"]
-    print(f"split {args.split}, every {args.every}th file; load average "
+    clock = "processor time" if args.processor_time else "wall clock"
+    print(f"split {args.split}, every {args.every}th file, latency by {clock}; load average "
           f"{os.getloadavg()[0]:.1f} at start. Each cell: median / p95 ms")
     print("| recognizer | latency | endpointer wait | processing | log-mel + encoder "
           "| scoring | cross-check wait |\n|---|---:|---:|---:|---:|---:|---:|")
     for name in names:
-        runs = [measure(name, args.split, args.every) for _ in range(args.runs)]
+        runs = [measure(name, args.split, args.every, args.processor_time)
+                for _ in range(args.runs)]
         cells = []
         for key in ("latency", "wait", "processing", "encoder", "scoring", "cross-check wait"):
             medians = [statistics.median(run[key]) for run in runs if run[key]]

@@ -23,7 +23,7 @@ import argparse
 import dataclasses
 import itertools
 import pickle
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,9 @@ from benchmarks.speech import CORPUS
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.transcription import read_corpus, transcribe
+from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel, evidence
 from voicespit.speech.recognizers.whisper_choice import (
+    Choice,
     CommandTable,
     CrossCheck,
     WindowScores,
@@ -43,7 +45,6 @@ from voicespit.speech.recognizers.whisper_recognizer import (
     Scored,
     WhisperRecognizer,
     WhisperSettings,
-    syllables,
 )
 
 RECORDED_WITHIN = 8.0
@@ -77,7 +78,8 @@ def record(split: str, out: Path, every: int, offset: int = 0) -> None:
     # of `CrossCheck` replays over it.
     settings = dataclasses.replace(WhisperSettings(), margin=0.0, deficit_per_token=1e9,
                                    prune_within=RECORDED_WITHIN,
-                                   cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0))
+                                   cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0),
+                                   fitted_acceptance=False)
     recognizer = _Recording(WhisperModel.load(), settings=settings)
     table = recognizer.table
     with out.open("wb") as file:
@@ -109,13 +111,32 @@ class Rule:
     deficit: float
     token_bonus: float = WhisperSettings.token_bonus
     """Per token; the recording was made with the default, the difference is applied."""
-    seconds_per_syllable: float | None = None
-    """The duration check (`WhisperSettings.most_seconds_per_syllable`), or None."""
     within: float = WhisperSettings.prune_within
     """Pruning distance: scores further behind the best are taken as that far (what
     pruning closer than the recording's would have given)."""
     cross_check: CrossCheck | None = None
     """How PocketSphinx's recorded decode sets the margin (None: Whisper alone)."""
+    acceptance: AcceptanceModel | None = None
+    """A fitted acceptance model deciding instead of the margins and deficit above."""
+
+    def accepts(self, choice: Choice, final: dict[str, Any], tokens: int) -> bool:
+        """Whether this rule acts on `choice`, the best command of a recorded final."""
+        heard = final["pocketsphinx"]
+        if self.acceptance is not None:
+            return self.acceptance.accepts(evidence(
+                choice, heard, tokens, recorded_log_probability(final, choice, tokens),
+                final["speech_seconds"]))
+        margin = self.margin
+        if self.cross_check is not None:
+            margin = self.cross_check.needed(choice.sentence, heard or "", self.margin)
+        return choice.margin >= margin and choice.deficit_per_token <= self.deficit
+
+
+def recorded_log_probability(final: dict[str, Any], choice: Choice, tokens: int) -> float:
+    """The best form's log-probability without the token bonus the recording added
+    (recordings have no prior)."""
+    return float(_first_window(final["totals"])[choice.form]) \
+        - WhisperSettings.token_bonus * tokens
 
 
 def form_lengths(recording: dict[str, Any]) -> np.ndarray:
@@ -134,16 +155,15 @@ def form_lengths(recording: dict[str, Any]) -> np.ndarray:
     return np.asarray(recording["lengths"])
 
 
-def replay(recording: dict[str, Any], rule: Rule,
-           confusions: list[str] | None = None) -> dict[str, float]:
-    """The rates of `rule` over the recording; each wrong or chatter command taken is
-    described in `confusions` when given."""
+def choices(recording: dict[str, Any], rule: Rule) -> Iterator[tuple[dict[str, Any],
+                                                                       list[tuple[Choice, int]]]]:
+    """Per recorded file, the best command of each of its finals under `rule`'s token
+    bonus and pruning, with the length in tokens of its best written form."""
     table = CommandTable.build(recording["sentences"], recording["sentence_of"])
-    extra = (rule.token_bonus - WhisperSettings.token_bonus) * form_lengths(recording)
-    outcome: dict[str, list[str]] = {}
+    lengths = form_lengths(recording)
+    extra = (rule.token_bonus - WhisperSettings.token_bonus) * lengths
     for file in recording["files"]:
-        commands = []
-        taken = []
+        found = []
         for final in file["finals"]:
             totals, deficits, pooled = (_first_window(final[key])
                                         for key in ("totals", "deficits", "pooled"))
@@ -152,16 +172,20 @@ def replay(recording: dict[str, Any], rule: Rule,
                 pooled = table.pool(totals)
             choice = choose(WindowScores(totals, deficits, pooled,
                                          within=min(rule.within, RECORDED_WITHIN)), table)
-            longest = rule.seconds_per_syllable
-            margin = rule.margin
-            if rule.cross_check is not None:
-                margin = rule.cross_check.needed(choice.sentence, final["pocketsphinx"] or "",
-                                                 rule.margin)
-            if choice.margin >= margin \
-                    and choice.deficit_per_token <= rule.deficit \
-                    and (longest is None or final["speech_seconds"]
-                         <= WhisperSettings.most_seconds_alone
-                         + longest * syllables(choice.sentence)):
+            found.append((choice, int(lengths[choice.form])))
+        yield file, found
+
+
+def replay(recording: dict[str, Any], rule: Rule,
+           confusions: list[str] | None = None) -> dict[str, float]:
+    """The rates of `rule` over the recording; each wrong or chatter command taken is
+    described in `confusions` when given."""
+    outcome: dict[str, list[str]] = {}
+    for file, found in choices(recording, rule):
+        commands = []
+        taken = []
+        for final, (choice, tokens) in zip(file["finals"], found, strict=True):
+            if rule.accepts(choice, final, tokens):
                 command = command_in(choice.sentence)
                 if command is not None:
                     commands.append(command)
@@ -196,12 +220,10 @@ def replay(recording: dict[str, Any], rule: Rule,
 
 
 def grid(margins: Sequence[float],
-         deficits: Sequence[float], token_bonuses: Sequence[float],
-         durations: Sequence[float | None], withins: Sequence[float],
+         deficits: Sequence[float], token_bonuses: Sequence[float], withins: Sequence[float],
          cross_checks: Sequence[CrossCheck | None] = (None,)) -> list[Rule]:
     return [Rule(*values) for values in
-            itertools.product(margins, deficits, token_bonuses, durations, withins,
-                              cross_checks)]
+            itertools.product(margins, deficits, token_bonuses, withins, cross_checks)]
 
 
 def _cross_checks(text: str) -> list[CrossCheck | None]:
@@ -224,10 +246,6 @@ def _described(check: CrossCheck | None) -> str:
     return ",".join(f"{value:g}" for value in dataclasses.astuple(check))
 
 
-def _numbers(text: str) -> list[float | None]:
-    return [None if value == "none" else float(value) for value in text.split(",")]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -243,8 +261,6 @@ def main() -> None:
     replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
     replayer.add_argument("--deficits", default="2.5")
     replayer.add_argument("--token-bonuses", default="1.0")
-    replayer.add_argument("--durations", default="none",
-                          help="seconds per syllable of the duration check (none: off)")
     replayer.add_argument("--withins", default="8.0", help="pruning distances")
     replayer.add_argument("--cross-checks", default="none",
                           help="none, or agreed,disputed move,disputed,unheard move[,longer move] "
@@ -259,7 +275,7 @@ def main() -> None:
     recordings = [load(path) for path in args.recordings]
     rules = grid([float(m) for m in args.margins.split(",")],
                  [float(d) for d in args.deficits.split(",")],
-                 [float(b) for b in args.token_bonuses.split(",")], _numbers(args.durations),
+                 [float(b) for b in args.token_bonuses.split(",")],
                  [float(w) for w in args.withins.split(",")],
                  _cross_checks(args.cross_checks))
     for recording in recordings:
@@ -269,8 +285,8 @@ def main() -> None:
             rates = replay(recording, rule, confusions)
             cells = " ".join(f"{key} {value:.3f}" for key, value in rates.items())
             print(f"margin {rule.margin:4.2f} "
-                  f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} duration "
-                  f"{rule.seconds_per_syllable} within {rule.within} "
+                  f"deficit {rule.deficit:4.1f} bonus {rule.token_bonus:3.1f} "
+                  f"within {rule.within} "
                   f"cross {_described(rule.cross_check)} | {cells}", flush=True)
             for line in confusions or []:
                 print("    " + line)

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from voicespit.speech.language.commands import Command
+from voicespit.speech.language.commands import Command, Verb
 from voicespit.speech.recognizers.whisper_choice import (
     CommandTable,
     CrossCheck,
@@ -49,6 +49,14 @@ def test_the_margin_is_the_lead_over_the_runner_up_of_any_verb() -> None:
     choice = choose(window([-1.0, -9, -6.0, -9, -9, -9, -3.0, -9]), TABLE)
     assert choice.sentence == "ace on left"
     assert choice.margin == pytest.approx(2.0, abs=0.1)
+
+
+def test_the_choice_names_its_runner_up_and_counts_close_rivals() -> None:
+    # new game 1.9 behind, eight on left 5 behind: one rival within 2.0 (`CLOSE`).
+    choice = choose(window([-1.0, -9, -6.0, -9, -9, -9, -2.9, -9]), TABLE)
+    assert choice.runner_up == Command(Verb.NEW_GAME)
+    assert choice.close_rivals == 1
+    assert choose(window([-1.0, -9, -6.0, -9, -9, -9, -3.5, -9]), TABLE).close_rivals == 0
 
 
 def test_a_pruned_command_counts_as_close_as_it_could_be() -> None:

@@ -23,7 +23,8 @@ from voicespit.speech.language.commands import Command
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.sources import read_wav
-from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
+from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
+from voicespit.speech.recognizers import whisper_acceptance
 from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSettings
 from voicespit.speech.recognizers.second_opinion import SpareDecoder
 from voicespit.speech.recognizers.transcription import CorpusItem, read_corpus, transcribe
@@ -32,7 +33,6 @@ from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import (
     WhisperRecognizer,
     WhisperSettings,
-    syllables,
 )
 
 BLOCK = 2 * SAMPLE_RATE // 10
@@ -79,7 +79,7 @@ def test_the_cross_check_asks_pocketsphinx_and_a_disputed_move_is_refused_not_gu
     strict = CrossCheck(agreed_margin=0.0, disputed_move_margin=math.inf, disputed_margin=1.25,
                         unheard_move_margin=math.inf)
     checked = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
-        WhisperSettings(), cross_check=strict))
+        WhisperSettings(), cross_check=strict, fitted_acceptance=False))
     verdicts = []
     for speaker in ("jackson", "theo", "yweweler"):
         for digit in (2, 5, 9):
@@ -106,6 +106,16 @@ def test_without_a_usable_pocketsphinx_whisper_decides_alone(whisper_model: Whis
     finals = hear(checked, pcm)
     assert commands_of(finals) == [Command.play(4)], finals
     assert math.isnan(finals[0].scores["pocketsphinx_agrees"])  # type: ignore[index]
+
+
+def test_a_damaged_acceptance_model_is_a_plain_error(whisper_model: WhisperModel,
+                                                     tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    damaged = tmp_path / "whisper_acceptance.json"
+    damaged.write_text("{not json", encoding="utf-8")
+    monkeypatch.setattr(whisper_acceptance, "FITTED", damaged)
+    with pytest.raises(RecognizerError, match="install VoiceSpit again"):
+        WhisperRecognizer(whisper_model)
 
 
 def spoken(text: str, folder: Path, voice: str = "en-us", rate: int = 165) -> bytes:
@@ -135,13 +145,6 @@ def test_a_rank_the_prior_does_not_favour_is_still_heard_as_itself(
     recognizer.set_prior([sentence for sentence in sentences()
                           if parse(sentence).rank not in (None, 6)])
     assert transcribe(recognizer, said).commands == [Command.play(6, 0)]
-
-
-def test_syllables_are_counted_as_said() -> None:
-    assert [syllables(word) for word in ("nine", "seven", "three", "piles", "ace", "yes",
-                                         "continue", "what's", "information")] == \
-        [1, 2, 1, 1, 1, 1, 3, 1, 4]
-    assert syllables("put the seven on the left") == 7
 
 
 def test_pruning_keeps_the_best_sentences_exact(whisper_model: WhisperModel) -> None:

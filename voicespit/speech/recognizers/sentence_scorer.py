@@ -137,7 +137,9 @@ class Decoder:
         self.output = np.ascontiguousarray(self.embedding_table.rows(self.output_tokens).T)
         self.column = {int(token): index for index, token in enumerate(self.output_tokens)}
 
-    def embed(self, tokens: npt.NDArray[np.int64], position: int) -> Floats:
+    def embed(self, tokens: npt.NDArray[np.int64],
+              position: int | npt.NDArray[np.int64]) -> Floats:
+        """Token and position embeddings (one position for all, or one per token)."""
         return np.asarray(self.embedding_table.rows(tokens) + self.positions[position],
                           dtype=np.float32)
 
@@ -157,10 +159,15 @@ class Decoder:
 
     def step(self, x: Floats, cross: list[tuple[Floats, Floats]], self_keys: list[Floats],
              self_values: list[Floats], nodes: npt.NDArray[np.int64],
-             paths: npt.NDArray[np.int64]) -> Floats:
+             paths: npt.NDArray[np.int64],
+             attends: npt.NDArray[np.bool_] | None = None) -> Floats:
         """One decoder step for a batch of positions: their input embeddings `x`, the rows
         `nodes` to store their keys and values in, and `paths`, each one's rows from the
-        start up to itself. Returns the restricted logits of the token after each."""
+        start up to itself. Returns the restricted logits of the token after each.
+
+        Every node's keys are stored before any attends, so a batch may hold a node and
+        its ancestors (the start sequence at once); `attends` (batch x path) then says
+        which entries of each padded path are really its own."""
         batch, length = paths.shape
         width, heads = self.width, self.heads
         head_width = width // heads
@@ -172,7 +179,10 @@ class Decoder:
             own = qkv[:, :width].reshape(batch, heads, 1, head_width) * scale
             keys = self_keys[index][paths].reshape(batch, length, heads, head_width)
             values = self_values[index][paths].reshape(batch, length, heads, head_width)
-            weights = _softmax(own @ keys.transpose(0, 2, 3, 1))  # batch, heads, 1, path
+            scores = own @ keys.transpose(0, 2, 3, 1)  # batch, heads, 1, path
+            if attends is not None:
+                scores = np.where(attends[:, None, None, :], scores, -np.inf)
+            weights = _softmax(scores)
             attended = (weights @ values.transpose(0, 2, 1, 3)).reshape(batch, width)
             x = x + layer.self_out(attended)
             cross_keys, cross_values = cross[index]
@@ -183,31 +193,6 @@ class Decoder:
             x = x + layer.cross_out(attended)
             x = x + layer.ffn_out(_gelu(layer.ffn_in(layer.ffn_norm(x))))
         return np.asarray(self.final_norm(x) @ self.output, dtype=np.float32)
-
-    def greedy(self, encoded: Floats, start: Sequence[int], end_of_text: int,
-               most_tokens: int = 16) -> tuple[list[int], float]:
-        """What the audio sounds like unconstrained: the greedy transcription (within the
-        restricted vocabulary) and its log-probability, end of text included."""
-        cross = self.audio_attention(encoded)
-        size = len(start) + most_tokens
-        keys = [np.zeros((size, self.width), np.float32) for _ in self.layers]
-        values = [np.zeros((size, self.width), np.float32) for _ in self.layers]
-        tokens = list(start)
-        total = 0.0
-        for position in range(size):
-            x = self.embed(np.asarray(tokens[position:position + 1]), position)
-            logits = self.step(x, cross, keys, values, np.asarray([position]),
-                               np.arange(position + 1)[None, :])[0]
-            if position < len(start) - 1:
-                continue
-            top = float(logits.max())
-            normaliser = top + math.log(float(np.exp(logits - top).sum()))
-            choice = int(self.output_tokens[int(np.argmax(logits))])
-            total += top - normaliser
-            if choice == end_of_text or position == size - 1:
-                break
-            tokens.append(choice)
-        return tokens[len(start):], total
 
     @staticmethod
     def _layer(model: ModelFile, scope: str) -> _Layer:
@@ -380,22 +365,27 @@ class TokenTrie:
         """The score of one likely sentence, found by following the likeliest child from
         the root: a bar that lets the level-by-level pass prune from its first level
         (otherwise nothing is pruned until some sentence has ended, and the first to end
-        are the short, unlikely ones). One batch-of-one step per token; the level pass
-        computes its nodes again, except the start sequence, whose keys and values it
-        keeps, with the logits after it (returned)."""
-        node = 0
+        are the short, unlikely ones). One step for the start sequence, then one
+        batch-of-one step per token; the level pass computes its nodes again, except
+        the start sequence, whose keys and values it keeps, with the logits after it
+        (returned)."""
+        # The start sequence in one step (its tokens attend to the ones before them
+        # only): a step costs about the same for one token as for a few.
+        length = len(self.prefix)
+        position = np.arange(length)
+        before = position[None, :] <= position[:, None]
+        x = decoder.embed(self.tokens[:length], position)
+        first_logits = logits = decoder.step(
+            x, cross, self_keys, self_values, position,
+            np.minimum(position[None, :], position[:, None]), before)[-1]
+        node = length - 1
         total = 0.0
-        first_logits: Floats | None = None
         while True:
-            path = np.asarray(self._path_to(node))
-            x = decoder.embed(self.tokens[node:node + 1], len(path) - 1)
-            logits = decoder.step(x, cross, self_keys, self_values, np.asarray([node]),
-                                  path[None, :])[0]
-            if node < len(self.prefix) - 1:
-                node += 1  # the start sequence: each token's only child is the next
-                continue
-            if first_logits is None:
-                first_logits = logits
+            if node >= length:
+                path = np.asarray(self._path_to(node))
+                x = decoder.embed(self.tokens[node:node + 1], len(path) - 1)
+                logits = decoder.step(x, cross, self_keys, self_values, np.asarray([node]),
+                                      path[None, :])[0]
             children = self.children_of[node]
             if not len(children):
                 return -math.inf, first_logits

@@ -81,6 +81,14 @@ class Choice:
     deficit_per_token: float
     confidence: float
     """The best command's share of the probability."""
+    runner_up: Command | None = None
+    """The second-best command (None: none, or a sentence the parser does not take)."""
+    close_rivals: int = 0
+    """Other commands within `CLOSE` of the best."""
+
+
+CLOSE = 2.0
+"""Log-probability behind the best within which another command counts as a close rival."""
 
 
 def choose(window: WindowScores, table: CommandTable) -> Choice:
@@ -106,7 +114,10 @@ def choose(window: WindowScores, table: CommandTable) -> Choice:
     confidence = min(1.0, float(1.0 / np.exp(finite - pooled[order[0]]).sum())) \
         if len(finite) else 0.0
     deficit = float(window.deficits[best])
-    return Choice(best, table.sentences[table.sentence_of[best]], lead, deficit, confidence)
+    runner_up_command = table.commands[int(order[1])] if len(order) > 1 else None
+    rivals = int((pooled > pooled[order[0]] - CLOSE).sum()) - 1
+    return Choice(best, table.sentences[table.sentence_of[best]], lead, deficit, confidence,
+                  runner_up_command, rivals)
 
 
 def log_sum(values: np.ndarray) -> float:

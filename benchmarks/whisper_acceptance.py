@@ -1,0 +1,160 @@
+"""Fitting Whisper's acceptance model on replay recordings of the tuning splits.
+
+    python -m benchmarks.whisper_replay record --split fsdd-tuning --every 3 --out /tmp/fsdd-tuning.pkl
+    (the same for tuning --every 2 and natural-tuning)
+    python -m benchmarks.whisper_acceptance fit /tmp/fsdd-tuning.pkl /tmp/tuning.pkl \
+        /tmp/natural-tuning.pkl [--write]
+    python -m benchmarks.whisper_acceptance compare /tmp/fsdd-test.pkl ...
+
+`fit` labels every recorded final by whether its best command is the one said
+(chatter: never), fits the logistic model of `whisper_acceptance` over its
+`evidence`, and chooses the threshold on the same recordings: wrong moves first
+(no more of them than the hand rule made), then the fewest refusals of right
+answers. It prints, per split, the hand rule (the default `CrossCheck` margins)
+beside the model at the threshold, and the same with each split left out of the
+fit (the model fitted on the other two), which is what a split it never saw would
+get. With --write the model goes to `whisper_acceptance.json`, with the files it was
+fitted on. `compare` replays both rules over other recordings (held-out splits:
+once, at the end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from benchmarks.whisper_replay import Rule, choices, load, recorded_log_probability, replay
+from voicespit.speech.language.parser import command_in, parse
+from voicespit.speech.recognizers.whisper_acceptance import (
+    FEATURES,
+    FITTED,
+    AcceptanceModel,
+    evidence,
+    fit,
+)
+from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
+
+HAND_RULE = Rule(margin=WhisperSettings.margin, deficit=WhisperSettings.deficit_per_token,
+                 cross_check=WhisperSettings().cross_check, within=WhisperSettings.prune_within)
+THRESHOLDS = np.round(np.arange(0.30, 0.99, 0.01), 2)
+
+
+def examples(recording: dict[str, Any]) -> tuple[list[npt.NDArray[np.float64]], list[bool]]:
+    """Every recorded final's evidence, and whether its best command was the one said."""
+    features, correct = [], []
+    for file, found in choices(recording, HAND_RULE):
+        expected = parse(file["expected"]) if file["kind"] == "command" else None
+        for final, (choice, tokens) in zip(file["finals"], found, strict=True):
+            features.append(evidence(choice, final["pocketsphinx"], tokens,
+                                     recorded_log_probability(final, choice, tokens),
+                                     final["speech_seconds"]))
+            correct.append(expected is not None and command_in(choice.sentence) == expected)
+    return features, correct
+
+
+def fitted(recordings: list[dict[str, Any]], l2: float) -> AcceptanceModel:
+    """The model fitted on these recordings, its threshold chosen on them."""
+    features: list[npt.NDArray[np.float64]] = []
+    correct: list[bool] = []
+    for recording in recordings:
+        more_features, more_correct = examples(recording)
+        features += more_features
+        correct += more_correct
+    mean, scale, weights, intercept = fit(features, correct, l2=l2)
+    model = AcceptanceModel(mean, scale, weights, intercept, threshold=0.5)
+    hand = _totals(recordings, HAND_RULE)
+    best: tuple[float, float] | None = None
+    for threshold in THRESHOLDS:
+        rule = Rule(0.0, 0.0, acceptance=dataclasses.replace(model, threshold=float(threshold)))
+        totals = _totals(recordings, rule)
+        if totals["wrong move"] > hand["wrong move"] or totals["chatter"] > hand["chatter"]:
+            continue
+        if best is None or totals["correct"] > best[1]:
+            best = (float(threshold), totals["correct"])
+    assert best is not None, "no threshold is as safe as the hand rule"
+    return dataclasses.replace(model, threshold=best[0])
+
+
+def _totals(recordings: list[dict[str, Any]], rule: Rule) -> dict[str, float]:
+    """Counts over all the recordings: correct, wrong moves, chatter taken."""
+    totals = {"correct": 0.0, "wrong move": 0.0, "chatter": 0.0}
+    for recording in recordings:
+        rates = replay(recording, rule)
+        commands = sum(1 for file in recording["files"] if file["kind"] == "command")
+        chatter = len(recording["files"]) - commands
+        correct = commands * (1 - rates["wrong"] - rates["refused"])
+        totals["correct"] += correct
+        totals["wrong move"] += rates["wrong move"] * commands
+        totals["chatter"] += rates.get("chatter", 0.0) * chatter
+    return totals
+
+
+def _row(name: str, rates: dict[str, float]) -> str:
+    return f"| {name} | " + " | ".join(f"{key} {value:.3f}" for key, value in rates.items()) + " |"
+
+
+def _compare(recordings: list[dict[str, Any]], model: AcceptanceModel,
+             models_left_out: list[AcceptanceModel] | None = None) -> None:
+    for index, recording in enumerate(recordings):
+        print(f"\n{recording['split']} ({len(recording['files'])} files)")
+        print(_row("hand rule", replay(recording, HAND_RULE)))
+        print(_row(f"model at {model.threshold:.2f}", replay(recording, Rule(0, 0, acceptance=model))))
+        if models_left_out is not None:
+            left_out = models_left_out[index]
+            print(_row(f"model fitted without it, at {left_out.threshold:.2f}",
+                       replay(recording, Rule(0, 0, acceptance=left_out))))
+
+
+def merged(recordings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One recording per split: the parts of a split recorded apart (--offset) joined."""
+    splits: dict[str, dict[str, Any]] = {}
+    for recording in recordings:
+        if recording["split"] in splits:
+            splits[recording["split"]]["files"] += recording["files"]
+        else:
+            splits[recording["split"]] = recording
+    return list(splits.values())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    fitter = commands.add_parser("fit")
+    fitter.add_argument("recordings", type=Path, nargs="+")
+    fitter.add_argument("--l2", type=float, default=1.0)
+    fitter.add_argument("--write", action="store_true", help=f"write {FITTED.name}")
+    comparer = commands.add_parser("compare")
+    comparer.add_argument("recordings", type=Path, nargs="+")
+    args = parser.parse_args()
+    recordings = merged([load(path) for path in args.recordings])
+    if args.command == "compare":
+        _compare(recordings, AcceptanceModel.fitted())
+        return
+    model = fitted(recordings, args.l2)
+    print("weights (standardized features):")
+    for name, weight in zip(FEATURES, model.weights, strict=True):
+        print(f"  {name}: {weight:+.3f}")
+    print(f"  intercept: {model.intercept:+.3f}; threshold {model.threshold:.2f}")
+    left_out = [fitted([other for other in recordings if other is not recording], args.l2)
+                if len(recordings) > 1 else model for recording in recordings]
+    _compare(recordings, model, left_out)
+    if args.write:
+        provenance: dict[str, object] = {
+            "command": "python -m benchmarks.whisper_acceptance fit "
+                       + " ".join(path.name for path in args.recordings)
+                       + f" --l2 {args.l2:g} --write",
+            "recordings": {recording["split"]: len(recording["files"])
+                           for recording in recordings},
+            "date": datetime.date.today().isoformat()}
+        FITTED.write_text(model.to_json(provenance), encoding="utf-8")
+        print(f"\nwritten to {FITTED}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Whisper's fitted acceptance model (voicespit/speech/recognizers/whisper_acceptance.py).
+
+The fitted weights come from replay recordings (`benchmarks.whisper_acceptance`),
+which are not in the repository; these tests check what holds for any fit: the
+shipped file loads and weighs evidence the way its tuning data taught it, the
+fit is deterministic and recovers a rule from data that follow one, and a file
+fitted over other features is refused. The recognizer's tests run it on real audio.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from voicespit.speech.recognizers.whisper_acceptance import (
+    FEATURES,
+    AcceptanceModel,
+    evidence,
+    fit,
+)
+from voicespit.speech.recognizers.whisper_choice import Choice
+
+
+def choice(sentence: str, lead: float, *, confidence: float = 0.9,
+           close_rivals: int = 0) -> Choice:
+    return Choice(0, sentence, lead, deficit_per_token=0.5, confidence=confidence,
+                  runner_up=None, close_rivals=close_rivals)
+
+
+def test_evidence_says_how_pocketsphinx_relates_to_the_best_command() -> None:
+    names = list(FEATURES)
+
+    def heard(said: str | None) -> dict[str, float]:
+        values = evidence(choice("seven", 1.0), said, tokens=2, log_probability=-1.0,
+                          speech_seconds=0.5)
+        return dict(zip(names, values.tolist(), strict=True))
+
+    assert heard("seven")["pocketsphinx agrees"] == 1.0
+    assert heard("seven on left")["pocketsphinx names a longer command"] == 1.0
+    assert heard("eight")["pocketsphinx names another"] == 1.0
+    nothing = heard("")
+    assert nothing["pocketsphinx agrees"] == nothing["pocketsphinx names another"] \
+        == nothing["pocketsphinx names a longer command"] == 0.0
+    assert heard(None) == nothing
+    assert nothing["move"] == 1.0 and nothing["lead if a move"] == 1.0
+    assert nothing["log-probability per token"] == -0.5
+
+
+def test_the_shipped_model_trusts_agreement_and_a_clear_lead() -> None:
+    model = AcceptanceModel.fitted()
+    clear = evidence(choice("nine", 3.0, confidence=0.95), "nine", 2, -0.5, 0.5)
+    doubtful = evidence(choice("nine", 0.2, confidence=0.5, close_rivals=3), "five on left",
+                        2, -4.0, 0.5)
+    assert model.accepts(clear)
+    assert not model.accepts(doubtful)
+    assert model.probability(clear) > model.probability(doubtful)
+
+
+def test_a_fit_recovers_a_rule_and_gives_the_same_model_every_time() -> None:
+    rng = np.random.default_rng(7)
+    features = [rng.normal(size=len(FEATURES)) for _ in range(400)]
+    correct = [bool(row[0] + 0.5 * row[2] > 0) for row in features]
+    first = fit(features, correct)
+    assert all(np.array_equal(a, b) for a, b in zip(first[:3], fit(features, correct)[:3],
+                                                     strict=True))
+    _, _, weights, _ = first
+    assert weights[0] > 2 * abs(weights[1]) and weights[2] > 0
+
+
+def test_a_model_over_other_features_is_refused() -> None:
+    model = AcceptanceModel.fitted()
+    data = json.loads(model.to_json({"test": True}))
+    assert AcceptanceModel.from_json(json.dumps(data)).threshold == model.threshold
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ValueError, match="other features"):
+        AcceptanceModel.from_json(json.dumps(data))

@@ -1,0 +1,129 @@
+"""Whether to act on Whisper's best command: a logistic model fitted on the tuning splits.
+
+The hand rule (`CrossCheck` margins, a deficit limit) asks each piece of evidence
+for a yes or no in turn; a clear "nine" that PocketSphinx did not hear and that
+leads the runner-up by a little less than the margin is refused even when
+everything else about it looks right. This model weighs the same evidence
+together (`evidence`): the lead over the runner-up and how many commands come
+close, how far the best sentence falls below what the audio sounds like
+unconstrained and how well its words fit, what PocketSphinx heard (the same
+command, another, a longer one, the runner-up, nothing), whether the command
+moves a card, its length in tokens and how long the speech lasted.
+The estimate is the probability that the command is the one said; it is
+accepted above `threshold`.
+
+The weights are not typed in: `python -m benchmarks.whisper_acceptance fit --write`
+fits them on replay recordings of the tuning splits and writes
+`whisper_acceptance.json` beside this module, with what they were fitted on.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from voicespit.speech.language.parser import command_in
+from voicespit.speech.recognizers.whisper_choice import Choice
+
+FITTED = Path(__file__).with_name("whisper_acceptance.json")
+FEATURES = ("lead", "deficit per token", "pocketsphinx agrees", "pocketsphinx names another",
+            "pocketsphinx names a longer command", "pocketsphinx names the runner-up", "move",
+            "lead if a move", "tokens", "speech seconds", "log-probability per token",
+            "close rivals", "confidence")
+"""What `evidence` measures, in order. PocketSphinx hearing nothing (or not asked)
+is the case the PocketSphinx columns leave at 0."""
+
+
+def evidence(choice: Choice, heard: str | None, tokens: int, log_probability: float,
+             speech_seconds: float) -> npt.NDArray[np.float64]:
+    """The features of one decision, as `FEATURES` names them.
+
+    `choice`: the best command and its lead (`whisper_choice.choose`); `heard`:
+    PocketSphinx's grammar decode of the same audio ("" or None: no command);
+    `tokens` and `log_probability`: of the best written form, end included, without
+    any bonus (how well the words fit the audio, the prior and token bonus aside).
+    """
+    sentence = choice.sentence
+    command, other = command_in(sentence), command_in(heard or "")
+    agrees = other is not None and other == command
+    longer = other is not None and not agrees and len((heard or "").split()) > len(sentence.split())
+    another = other is not None and not agrees and not longer
+    names_runner_up = other is not None and other == choice.runner_up
+    is_move = command is not None and command.is_action
+    return np.asarray([choice.margin, choice.deficit_per_token, agrees, another, longer,
+                       names_runner_up, is_move, choice.margin * is_move, tokens, speech_seconds,
+                       log_probability / tokens, choice.close_rivals, choice.confidence],
+                      dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class AcceptanceModel:
+    """Logistic regression over standardized `evidence`, and the probability to act on."""
+
+    mean: npt.NDArray[np.float64]
+    scale: npt.NDArray[np.float64]
+    weights: npt.NDArray[np.float64]
+    intercept: float
+    threshold: float
+
+    def probability(self, features: npt.NDArray[np.float64]) -> float:
+        """How likely the command these features describe is the one said."""
+        value = float(((features - self.mean) / self.scale) @ self.weights) + self.intercept
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value))))
+
+    def accepts(self, features: npt.NDArray[np.float64]) -> bool:
+        return self.probability(features) >= self.threshold
+
+    def to_json(self, provenance: dict[str, object]) -> str:
+        return json.dumps({"features": list(FEATURES), "mean": self.mean.tolist(),
+                           "scale": self.scale.tolist(), "weights": self.weights.tolist(),
+                           "intercept": self.intercept, "threshold": self.threshold,
+                           "fitted on": provenance}, indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> AcceptanceModel:
+        """Raises ValueError when the text is not a model over today's `FEATURES`."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("features") != list(FEATURES):
+            raise ValueError("the acceptance model was fitted over other features")
+        return cls(np.asarray(data["mean"], dtype=np.float64),
+                   np.asarray(data["scale"], dtype=np.float64),
+                   np.asarray(data["weights"], dtype=np.float64),
+                   float(data["intercept"]), float(data["threshold"]))
+
+    @classmethod
+    def fitted(cls) -> AcceptanceModel:
+        """The model `benchmarks.whisper_acceptance` wrote."""
+        return cls.from_json(FITTED.read_text(encoding="utf-8"))
+
+
+def fit(features: Sequence[npt.NDArray[np.float64]], correct: Sequence[bool], *,
+        l2: float = 1.0, iterations: int = 50) -> tuple[npt.NDArray[np.float64],
+                                                         npt.NDArray[np.float64],
+                                                         npt.NDArray[np.float64], float]:
+    """Mean, scale, weights and intercept of an L2-regularized logistic regression,
+    by Newton's method (deterministic: the same data gives the same model)."""
+    x = np.asarray(features, dtype=np.float64)
+    y = np.asarray(correct, dtype=np.float64)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0
+    design = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    theta = np.zeros(design.shape[1])
+    penalty = np.full(design.shape[1], l2)
+    penalty[-1] = 0.0  # the intercept is not pulled towards 0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ theta, -50, 50)))
+        gradient = design.T @ (p - y) + penalty * theta
+        hessian = (design.T * (p * (1 - p))) @ design + np.diag(penalty)
+        step = np.linalg.solve(hessian, gradient)
+        theta -= step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    return mean, scale, theta[:-1], float(theta[-1])
