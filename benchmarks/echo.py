@@ -432,9 +432,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("report", "tuning"), default="report")
     parser.add_argument("--recognizer", default="auto", help="auto: the game's default (Whisper)")
-    parser.add_argument("--canceller", default="webrtc",
-                        help="webrtc (the game's, mono far end), webrtc-stereo (both loudspeakers), "
-                             "either with +speex (the recognizer hears speexdsp's output), "
+    parser.add_argument("--canceller", default="webrtc+speex",
+                        help="webrtc+speex (the game's: AEC3 decides who talks, the recognizer "
+                             "hears speexdsp's output), webrtc (AEC3 alone, mono far end), "
+                             "webrtc-stereo (both loudspeakers; also with +speex), "
                              "or a candidate: webrtc-ns, speex, apm")
     parser.add_argument("--mode", action="append", choices=MODES)
     parser.add_argument("--quick", action="store_true", help="one room, for a first look")
