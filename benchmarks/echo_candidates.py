@@ -13,34 +13,21 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.speech.listening.echo import CancellerError, WebRtcCanceller
+from voicespit.speech.listening.linear_echo import TAIL_MS, SpeexCanceller
 from voicespit.speech.recognizer import SAMPLE_RATE
 
 Int16 = npt.NDArray[np.int16]
 
 
-class SpeexCanceller:
-    """speexdsp's echo canceller (a frequency-domain adaptive filter), 10 ms frames."""
-
-    name = "speexdsp"
-    latency = 0.0
-    channels = 1
-
-    def __init__(self, tail_ms: int = 300) -> None:
-        try:
-            from speexdsp_aec import SpeexAec
-        except ImportError:
-            raise CancellerError("speexdsp-aec is not installed") from None
-        try:
-            self._aec: Any = SpeexAec(SAMPLE_RATE, frame_ms=10, filter_tail_ms=tail_ms)
-        except RuntimeError as error:  # libspeexdsp1 missing
-            raise CancellerError(str(error)) from None
-        self._tail_ms = tail_ms
-
-    def process(self, near: Int16, far: Int16) -> Int16:
-        return np.frombuffer(self._aec.process(near, far), dtype="<i2").astype(np.int16)
-
-    def reset(self) -> None:
-        self.__init__(self._tail_ms)  # type: ignore[misc]
+def speex(tail_ms: int = TAIL_MS) -> SpeexCanceller:
+    """The game's own linear canceller (`linear_echo.SpeexCanceller`) with a filter of
+    `tail_ms`, or CancellerError when speexdsp cannot run here."""
+    try:
+        return SpeexCanceller(tail_ms)
+    except ImportError:
+        raise CancellerError("speexdsp-aec is not installed") from None
+    except (OSError, RuntimeError) as error:  # libspeexdsp1 missing
+        raise CancellerError(str(error)) from None
 
 
 class ApmCanceller:
@@ -76,9 +63,9 @@ def make(kind: str) -> Any:
     if kind == "webrtc-ns":
         return WebRtcCanceller(noise_suppression=True)
     if kind == "speex":
-        return SpeexCanceller()
+        return speex()
     if kind.startswith("speex:"):  # speex:TAIL_MS, a longer or shorter filter
-        return SpeexCanceller(int(kind.split(":", 1)[1]))
+        return speex(int(kind.split(":", 1)[1]))
     if kind == "apm":
         return ApmCanceller()
     raise CancellerError(f"no candidate canceller {kind!r}: webrtc, webrtc-ns, speex, "
