@@ -33,9 +33,9 @@ def test_a_corpus_gives_a_json_line_per_file_and_a_summary(
     said = next(r for r in files if r["path"].startswith("clean/0000"))
     assert said == {**said, "expected": "seven on left", "command": "seven on left",
                     "correct": True}
-    # Measured from the true end of speech, so it is positive; how small it is depends
-    # on the machine's load and belongs to the benchmark (benchmarks/speech.py).
-    assert said["latency_ms"] > 0
+    # Its value depends on the machine's load and belongs to the benchmark
+    # (benchmarks/speech.py reports its median and p95): here only that it is reported.
+    assert isinstance(said["latency_ms"], float)
     assert set(summary) >= SUMMARY_KEYS and summary["files"] == len(files)
 
 
