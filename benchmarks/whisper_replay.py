@@ -33,7 +33,7 @@ from benchmarks.speech import CORPUS
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.transcription import read_corpus, transcribe
-from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel, evidence
+from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel, acts_on
 from voicespit.speech.recognizers.whisper_choice import (
     Choice,
     CommandTable,
@@ -121,15 +121,11 @@ class Rule:
 
     def accepts(self, choice: Choice, final: dict[str, Any], tokens: int) -> bool:
         """Whether this rule acts on `choice`, the best command of a recorded final."""
-        heard = final["pocketsphinx"]
-        if self.acceptance is not None:
-            return self.acceptance.accepts(evidence(
-                choice, heard, tokens, recorded_log_probability(final, choice, tokens),
-                final["speech_seconds"]))
-        margin = self.margin
-        if self.cross_check is not None:
-            margin = self.cross_check.needed(choice.sentence, heard or "", self.margin)
-        return choice.margin >= margin and choice.deficit_per_token <= self.deficit
+        # A recording holds PocketSphinx's decode of every final ("" or None: no command).
+        return acts_on(choice, final["pocketsphinx"] or "", tokens,
+                       recorded_log_probability(final, choice, tokens), final["speech_seconds"],
+                       model=self.acceptance, margin=self.margin, cross_check=self.cross_check,
+                       deficit_per_token=self.deficit)
 
 
 def recorded_log_probability(final: dict[str, Any], choice: Choice, tokens: int) -> float:

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.speech.language.parser import command_in
-from voicespit.speech.recognizers.whisper_choice import Choice
+from voicespit.speech.recognizers.whisper_choice import Choice, CrossCheck
 
 FITTED = Path(__file__).with_name("whisper_acceptance.json")
 FEATURES = ("lead", "deficit per token", "pocketsphinx agrees", "pocketsphinx names another",
@@ -60,6 +60,21 @@ def evidence(choice: Choice, heard: str | None, tokens: int, log_probability: fl
                        names_runner_up, is_move, choice.margin * is_move, tokens, speech_seconds,
                        log_probability / tokens, choice.close_rivals, choice.confidence],
                       dtype=np.float64)
+
+
+def acts_on(choice: Choice, heard: str | None, tokens: int, log_probability: float,
+            speech_seconds: float, *, model: AcceptanceModel | None, margin: float,
+            cross_check: CrossCheck | None, deficit_per_token: float) -> bool:
+    """Whether to act on `choice`, the one decision the recognizer makes and the replay
+    benchmark replays: by `model` over `evidence` when there is one; else the hand rule,
+    a lead of `margin` (or what `cross_check` needs given PocketSphinx's `heard`; None:
+    it was not asked) and a deficit of at most `deficit_per_token`."""
+    if model is not None:
+        return model.accepts(evidence(choice, heard, tokens, log_probability, speech_seconds))
+    needed = margin
+    if heard is not None and cross_check is not None:
+        needed = cross_check.needed(choice.sentence, heard, margin)
+    return choice.margin >= needed and choice.deficit_per_token <= deficit_per_token
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSetting
 from voicespit.speech.recognizers.second_opinion import SpareDecoder
 from voicespit.speech.recognizers.sentence_scorer import Decoder, TokenTrie
 from voicespit.speech.recognizers.utterance_audio import EndpointingRecognizer
-from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel, evidence
+from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel, acts_on
 from voicespit.speech.recognizers.whisper_choice import (
     CommandTable,
     CrossCheck,
@@ -247,16 +247,11 @@ class WhisperRecognizer(EndpointingRecognizer):
                 self._cross_check.close()
                 self._cross_check = None
             self.timings["cross-check wait"] += self.clock() - waited
-        if self._acceptance is not None:
-            accepted = self._acceptance.accepts(evidence(
-                choice, heard, len(self._trie.paths[choice.form]),
-                float(window.totals[choice.form] - self._bonus[choice.form]), speech_seconds))
-        else:
-            margin = settings.margin
-            if heard is not None and settings.cross_check is not None:
-                margin = settings.cross_check.needed(sentence, heard, settings.margin)
-            accepted = choice.margin >= margin \
-                and choice.deficit_per_token <= settings.deficit_per_token
+        accepted = acts_on(
+            choice, heard, len(self._trie.paths[choice.form]),
+            float(window.totals[choice.form] - self._bonus[choice.form]), speech_seconds,
+            model=self._acceptance, margin=settings.margin, cross_check=settings.cross_check,
+            deficit_per_token=settings.deficit_per_token)
         return Scored(sentence, accepted, choice.confidence, choice.margin,
                       choice.deficit_per_token,
                       could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds,
