@@ -328,7 +328,8 @@ class Listener:
         audible = self._is_game_audible(start)
         self.talk_over.watch(samples, microphone[:len(samples)], far, start,
                              start + block.duration, audible, self.clock.now())
-        self.evidence.record(block.start, self.detector.last_loud, audible)
+        if self.mask is not None:  # only a masked listener asks it (`near_end`)
+            self.evidence.record(block.start, self.detector.last_loud, audible)
 
     @property
     def barge_ins(self) -> int:
