@@ -345,6 +345,59 @@ def test_pause_freezes_the_slap_window() -> None:
     assert len(table.events(PileSlapped)) == 1
 
 
+def test_a_stalemate_heard_during_a_pause_counts_down_only_after_the_resume() -> None:
+    # "Nobody can play." was still being said when the player asked to quit: a
+    # countdown started then would say "Three." over "Quit this game?".
+    settings = MatchSettings(auto_start=True, countdown_from=3, wait_for_announcements=True)
+    table = new_table(seed=2, settings=settings)
+    table.play_until(lambda state: state.phase is Phase.STALEMATE)
+    stalemate = table.log[-1]
+    assert isinstance(stalemate.event, Stalemate)
+    table.match.post(ControlIntent(0, Control.PAUSE))
+    table.settle()
+    table.match.announcement_finished(stalemate.sequence)
+    table.clock.advance(100)
+    assert isinstance(table.log[-1].event, Paused), "nothing is said after the pause"
+    table.match.post(ControlIntent(0, Control.RESUME))
+    table.settle()
+    assert [type(s.event) for s in table.log[-2:]] == [Resumed, SpitCountdown]
+    resumed_at = table.log[-1].time
+    spat = len(table.events(CardSpat))
+    table.clock.advance(3.0)
+    assert len(table.events(CardSpat)) > spat
+    assert table.timed(CardSpat)[-1][0] == pytest.approx(resumed_at + 3.0)
+
+
+def test_a_round_end_heard_during_a_pause_opens_the_slap_race_after_the_resume() -> None:
+    table = reach_round_over(wait=True)
+    round_over = table.log[-1]
+    table.match.post(ControlIntent(0, Control.PAUSE))
+    table.settle()
+    table.match.announcement_finished(round_over.sequence)
+    table.clock.advance(100)
+    assert table.events(SlapWindowOpened) == [] and isinstance(table.log[-1].event, Paused)
+    table.match.post(ControlIntent(0, Control.RESUME))
+    table.settle()
+    [window] = table.events(SlapWindowOpened)
+    assert window.closes_at == pytest.approx(table.match.clock.now() + 4.0)
+    table.clock.advance(4.0)
+    assert [slap.player for slap in table.events(PileSlapped)] == [1]
+
+
+def test_both_ready_during_a_pause_start_the_countdown_at_the_resume() -> None:
+    table = new_table(settings=MatchSettings(auto_start=False))
+    table.match.post(ControlIntent(0, Control.PAUSE))
+    table.match.post(ControlIntent(0, Control.READY))
+    table.match.post(ControlIntent(1, Control.READY))
+    table.clock.advance(30)
+    assert table.events(PlayerReady) == [PlayerReady(0), PlayerReady(1)]
+    assert table.events(SpitCountdown) == [], "no count over the pause"
+    table.match.post(ControlIntent(0, Control.RESUME))
+    table.clock.advance(3.0)
+    assert [c.seconds_left for c in table.events(SpitCountdown)] == [3, 2, 1]
+    assert len(table.events(RoundStarted)) == 1
+
+
 def test_quit_ends_the_match_and_nothing_happens_after_it() -> None:
     table = new_table()
     table.match.post(ControlIntent(0, Control.QUIT))

@@ -116,6 +116,8 @@ class Match:
         self._depth = 0
         """How deep the referee is in `_guarded` work (only the outermost call delivers)."""
         self._ready: set[int] = set()
+        self._owed_on_resume: Callable[[], None] | None = None
+        """A countdown or slap race due while paused: it starts at the resume."""
         self._countdown: Timer | None = None
         self._slap_window: Timer | None = None
         self._pace_control: PaceControl | None = None
@@ -362,6 +364,9 @@ class Match:
             if self.clock.is_paused:
                 self.clock.resume()
                 self._publish([Resumed()])
+                owed, self._owed_on_resume = self._owed_on_resume, None
+                if owed is not None:
+                    owed()
             else:
                 self._refuse(player, None, "the game is not paused", said=said)
         elif control is Control.READY:
@@ -429,7 +434,19 @@ class Match:
 
     def _start_countdown(self) -> None:
         self._ready = {0, 1}
+        if self._held_by_pause(self._start_countdown):
+            return
         self._count_down(self.settings.countdown_from)
+
+    def _held_by_pause(self, start: Callable[[], None]) -> bool:
+        """Whether a countdown or slap race must wait for the resume. Its news can be
+        heard, or both players ready, after the pause began ("Nobody can play." still
+        being said when the player asked to quit): started then, "Three." would be said
+        over the pause's question and the race would sit on a frozen clock."""
+        if not self.clock.is_paused:
+            return False
+        self._owed_on_resume = start
+        return True
 
     def _count_down(self, seconds_left: int) -> None:
         if seconds_left <= 0:
@@ -447,6 +464,8 @@ class Match:
         return None if sizes[0] == sizes[1] else (0 if sizes[0] < sizes[1] else 1)
 
     def _open_slap_window(self) -> None:
+        if self._held_by_pause(self._open_slap_window):
+            return
         window = self.settings.slap_window_seconds
         self._publish([SlapWindowOpened(self.clock.now() + window, self._smaller_pile())])
         self._slap_window = self._timer(window, self._close_slap_window)
