@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -123,7 +124,7 @@ def test_a_move_that_was_never_legal_is_refused_with_the_rule_it_breaks() -> Non
     assert "cannot go there" in refusal.reason or "empty" in refusal.reason
 
 
-def resolve_onto(pile: int) -> object:
+def resolve_onto(pile: int) -> Callable[[State], Action]:
     def resolver(state: State) -> Action:
         plays = plays_onto(state, 0, pile)
         if not plays:
@@ -166,7 +167,7 @@ def test_a_command_that_finds_nothing_because_it_was_beaten_is_refused_too_late(
     pile = shared_pile(table.state)
     assert pile is not None
     table.post(1, plays_onto(table.state, 1, pile)[0])
-    table.match.post(ActionIntent(0, resolver=resolve_onto(pile)))  # type: ignore[arg-type]
+    table.match.post(ActionIntent(0, resolver=resolve_onto(pile)))
     table.settle()
     [refusal] = table.events(IntentRefused)
     assert refusal.player == 0 and refusal.too_late
@@ -267,6 +268,19 @@ def test_a_round_starts_only_after_both_are_ready_and_a_three_two_one_countdown(
     table.clock.advance(0.5)
     assert [at for at, _ in table.timed(RoundStarted)] == [33.0]
     assert len(table.events(CardSpat)) == 2
+
+
+def test_a_spoken_play_during_the_countdown_is_told_to_wait_for_the_spit() -> None:
+    # Resolved against a table with no piles yet, "eight on right" would be told
+    # "the round has not started: say spit first", though the spit is one second away.
+    table = new_table(settings=MatchSettings(auto_start=True, countdown_from=3))
+    table.clock.advance(1.5)
+    assert table.events(SpitCountdown) and table.events(RoundStarted) == []
+    table.match.post(ActionIntent(0, resolver=resolve_onto(RIGHT), said="eight on right"))
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert refusal.reason == "wait for the spit: the countdown is on"
+    assert refusal.said == "eight on right"
 
 
 def test_at_a_stalemate_the_match_counts_down_and_spits_by_itself() -> None:

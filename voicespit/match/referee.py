@@ -70,6 +70,8 @@ __all__ = ["Match", "MatchSettings", "MatchStuckError", "PaceControl"]
 
 log = logging.getLogger(__name__)
 
+COUNTDOWN_IS_ON = "wait for the spit: the countdown is on"
+
 PaceControl = Callable[[bool], float]
 """Called with True for "faster", False for "slower"; returns the new seconds per card."""
 
@@ -314,8 +316,13 @@ class Match:
             try:
                 action = intent.resolver(self._state)
             except VoiceSpitError as error:
-                self._refuse(player, *refusal_for_resolver(
-                    intent.resolver, player, error, self._state, before), said=said)
+                if self._countdown is not None:
+                    # The resolver sees a table with no piles yet ("say spit first"),
+                    # but the spit is on its way: the player need only wait for it.
+                    self._refuse(player, None, COUNTDOWN_IS_ON, said=said)
+                else:
+                    self._refuse(player, *refusal_for_resolver(
+                        intent.resolver, player, error, self._state, before), said=said)
                 return
             except Exception as error:  # a parser bug must not stop the game
                 log.exception("resolver of %s failed", intent)
@@ -330,7 +337,7 @@ class Match:
             self._ready_for_spit(player, said)
             return
         if self._countdown is not None:
-            self._refuse(player, action, "wait for the spit: the countdown is on", said=said)
+            self._refuse(player, action, COUNTDOWN_IS_ON, said=said)
             return
         try:
             events = self._state.apply(player, action)
