@@ -15,6 +15,7 @@ from tests.app_harness import Harness
 from tests.tutorial_player import LESSONS, OVER, TutorialReader, follow_tutorial, sentences
 from voicespit.app.session import Mode
 from voicespit.app.tutorial import TUTORIAL_SEED
+from voicespit.speech.language.commands import Command
 from voicespit.speech.language.help import MAX_WORDS, word_count
 
 
@@ -105,6 +106,42 @@ def test_the_tutorial_waits_for_the_player_and_the_opponent_never_takes_their_ca
     harness.type(command.group(1))
     harness.run(1.0)
     assert any("(you)." in line for line in harness.lines_since(mark))
+
+
+def test_the_coach_speaks_of_your_cards_after_they_are_said_however_the_threads_run() -> None:
+    # With a real clock the referee thread may run before the session answers: the coach's
+    # "Those are your face-up cards ... Say spit." came before the cards, and the cards last.
+    harness = in_the_tutorial()
+    game = harness.session.game
+    assert game is not None and game.tutorial is not None
+    coach, intercept = game.tutorial, game.tutorial.intercept
+
+    def referee_runs_first(command: Command) -> bool:
+        taken = intercept(command)
+        harness.run(0.5)
+        return taken
+    coach.intercept = referee_runs_first  # type: ignore[method-assign]
+    mark = len(harness.lines())
+    harness.type("my cards")
+    harness.run(0.5)
+    told = harness.lines_since(mark)
+    assert len(told) == 2 and told[0].startswith("Your cards: "), told
+    assert told[1].startswith("Those are your face-up cards") and told[1].endswith("Say spit.")
+
+
+def test_in_the_tutorial_only_the_coach_says_what_to_say_and_a_real_game_prompts_again() -> None:
+    # The deal's own "Say ready." came just before the coach's "Say my cards.".
+    harness = in_the_tutorial()
+    dealt = next(line for line in harness.lines() if line.startswith("Round 1."))
+    assert "Say" not in dealt, dealt
+    assert harness.lines()[-1].endswith("Say my cards.")
+    harness.type("quit game")
+    harness.type("yes")
+    harness.run(0.5)
+    harness.type("new game")
+    harness.run(0.5)
+    assert harness.lines()[-1].startswith("Round 1.") and harness.lines()[-1].endswith(
+        "Say ready.")
 
 
 def test_help_during_the_tutorial_says_the_step_again() -> None:

@@ -223,6 +223,8 @@ class Session:
         if informing is not None:
             # Outside the lock: a snapshot takes the match's lock (see `_on_event`).
             self._inform(informing, command)
+            if tutorial is not None:
+                tutorial.answered(command)
 
     def _route(self, command: Command, spoken: bool, meant: Card | None) -> None:
         verb, said = command.verb, phrase_for(command)
@@ -311,6 +313,7 @@ class Session:
             self.games_started += 1
             match = self.make_match(self.rules, self.games_started)
             self.pace.start_game()
+        self.announcer.narrator.coached = coach is not None
         game = GameInPlay(match, GameTally(HUMAN, match.clock.now()), tutorial=coach)
         self.game = game
         self.mode = Mode.PLAYING

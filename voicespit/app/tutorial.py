@@ -133,10 +133,14 @@ class Tutorial:
         if command.verb is Verb.SLAP:
             self._slap(command, self.match.snapshot())
             return True
-        if command.verb is Verb.MY_CARDS and self.step is Step.TABLE:
-            # After the session's answer, on the referee thread, like everything it says.
-            self.match.clock.call_later(0.0, self._cards_heard)
         return False
+
+    def answered(self, command: Command) -> None:
+        """The session has said its answer to `command` (call from any thread): the
+        coach's word on it comes after the answer, never before it."""
+        if command.verb is Verb.MY_CARDS and self.step is Step.TABLE:
+            # On the referee thread, like everything the coach says.
+            self.match.clock.call_later(0.0, self._cards_heard)
 
     def not_heard(self) -> None:
         """Speech came but no command (call from any thread): after a second miss, offer

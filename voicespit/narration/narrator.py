@@ -104,6 +104,9 @@ class Narrator:
         self.seat = seat
         """The listener's seat: their plays are "yours", the other seat's the opponent's."""
         self.last: Announcement | None = None
+        self.coached = False
+        """A coach gives every instruction (the tutorial): the deal does not also say
+        "Say ready.", which would compete with the coach's "Say my cards."."""
         self._ready: set[int] = set()
         """Seats that said ready since the last deal or stalemate."""
 
@@ -258,7 +261,7 @@ class Narrator:
         if not full:
             return []
         text = "Opponent ready."
-        if self.seat not in self._ready and state.phase is Phase.READY:
+        if self.seat not in self._ready and state.phase is Phase.READY and not self.coached:
             text = f"{text} {READY_PROMPT}"
         return [Announcement(text, f"ready:{player}", Priority.NORMAL, about=player)]
 
@@ -302,7 +305,7 @@ class Narrator:
                full: bool) -> list[Announcement]:
         # The prompt ends the deal's last words: the opponent's deal comes after yours
         # and is said only at full detail.
-        prompt = f" {READY_PROMPT}" if state.phase is Phase.READY else ""
+        prompt = f" {READY_PROMPT}" if state.phase is Phase.READY and not self.coached else ""
         last_words = player == LAST_DEALT or not full
         if player != self.seat:
             if not full:
