@@ -13,7 +13,6 @@ import random
 from collections.abc import Callable
 
 from voicespit.app.build import MatchFactory, pace_from
-from voicespit.app.keys import key_help
 from voicespit.app.session import Session, SessionHooks
 from voicespit.app.tutorial import TutorialFactory
 from voicespit.audio.announcer import Announcer, TextMirror
@@ -49,7 +48,7 @@ class Harness:
         self.profile = Profile()
         self.saved: list[Profile] = []
         self.left = False
-        hooks = SessionHooks(leave=self._leave, extra_help=key_help(game),
+        hooks = SessionHooks(leave=self._leave, keys_in_help=True,
                              profile_changed=lambda profile: self.saved.append(profile))
         self.session = Session(self.rules, self.announcer, self.speaker, factory, self.pace,
                                self.profile, hooks, echo_plays=echo_plays,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from voicespit.app.build import rules_for_game
 from voicespit.config import DEFAULT_FILE, ConfigError, Settings, load_settings
 from voicespit.engine import Rules
 
@@ -47,6 +48,22 @@ def test_the_players_file_overrides_the_defaults_and_flags_override_both(tmp_pat
     assert settings.output.verbosity == "full"
     assert settings.game.variants["stockpiles"] == "4"
     assert settings.game.variants["slap"] == "true", "untouched variants keep their defaults"
+
+
+def test_a_game_asked_for_by_voice_keeps_the_variants_that_apply_to_it(tmp_path: Path) -> None:
+    # "play speed" in a session started as Spit: the file's Speed variants apply,
+    # the Spit-only ones (and flags) are left out rather than stopping the game.
+    user = tmp_path / "config.toml"
+    user.write_text("[game.variants]\nstockpiles = 4\nside_pile_size = 5\n"
+                    "alternating_colours = true\n")
+    settings = load_settings(user)
+    flags = ["auto_fill=false", "scoring=points"]
+    speed = rules_for_game(settings, flags, "speed")
+    assert (speed.game, speed.side_pile_size, speed.alternating_colours, speed.scoring) == (
+        "speed", 5, True, "points")
+    spit = rules_for_game(settings, flags, "spit")
+    assert (spit.game, spit.stockpiles, spit.auto_fill, spit.alternating_colours) == (
+        "spit", 4, False, True)
 
 
 @pytest.mark.parametrize(("content", "message"), [

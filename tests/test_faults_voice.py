@@ -163,7 +163,7 @@ class SpokenSource:
 def test_a_recognizer_that_fails_mid_match_leaves_the_keyboard_and_says_so(
         tmp_path: Path) -> None:
     harness = Harness(game="speed", pace="fast", seed=6)
-    harness.session.hooks.extra_help = []  # as the live game has it when it listens
+    harness.session.hooks.keys_in_help = False  # as the live game has it when it listens
     store = saved_on_disk(harness, tmp_path / "profile")
     recognizer = FailingPocketSphinx()
     recognizer.fail.clear()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -34,12 +35,19 @@ def test_no_help_sentence_is_longer_than_a_listener_can_hold(game: str) -> None:
         assert spoken_help.word_count(sentence) <= MAX_WORDS, sentence
 
 
+def about_one_game(game: str) -> str:
+    """Everything the help says in `game` but how to choose a game (it names both)."""
+    return " ".join(sentence for sentence in everything_help_says(game)
+                    if not re.match(r"(say )?play (spit|speed)\b",
+                                    sentence.lower())).lower()
+
+
 def test_speed_help_names_no_command_only_spit_has_and_spit_help_none_of_speed_s() -> None:
-    speed = " ".join(everything_help_says("speed")).lower()
+    speed = about_one_game("speed")
     for spit_only in ("slap", "stockpile", "move three to two", "turn over three"):
         assert spit_only not in speed, spit_only
     assert "draw:" in speed
-    spit = " ".join(everything_help_says("spit")).lower()
+    spit = about_one_game("spit")
     for speed_only in ("draw", "hand", "in speed", "speed:"):
         assert speed_only not in spit, speed_only
     assert "slap left" in spit and "move three to two" in spit
@@ -54,9 +62,16 @@ def test_topic_help_lists_every_phrasing_of_its_topic_that_the_game_has(game: st
                     if phrasing.verb.group is group and spoken_help.applies_to(phrasing, game)]
         assert len(listed) == 1 + len(expected)
         for phrasing, sentence in zip(expected, listed[1:], strict=True):
-            example = spoken_help.example_of(phrasing)
+            example = spoken_help.example_of(phrasing, game)
             assert sentence.lower().startswith(f"{example.lower()}: ")
             assert parse(example).verb is phrasing.verb
+
+
+@pytest.mark.parametrize(("game", "other"), [("spit", "speed"), ("speed", "spit")])
+def test_the_help_of_each_game_says_how_to_play_the_other(game: str, other: str) -> None:
+    said = spoken_help.overview(game)
+    assert f"Say play {other} to play {other.capitalize()} instead." in said
+    assert parse(f"play {other}") == Command(Verb.NEW_GAME, game=GAMES.index(other))
 
 
 def test_help_comes_a_few_sentences_at_a_time_more_continues_and_stop_ends() -> None:

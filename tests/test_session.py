@@ -9,6 +9,7 @@ from tests.test_help import all_pages
 from voicespit.app.session import Mode
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES
+from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.narration.announcement import Verbosity
 
@@ -41,6 +42,36 @@ def test_new_game_deals_and_asks_for_ready_then_counts_down_to_the_spit() -> Non
     harness.run(4.0)
     after = harness.lines_since(mark)
     assert after[:5] == ["Ready.", "Three.", "Two.", "One.", "Spit!"]
+
+
+def test_the_game_is_chosen_by_voice_and_stays_chosen_until_asked_again() -> None:
+    harness = Harness()
+    harness.session.greet("by voice", by_voice=True)
+    harness.type("play speed")
+    harness.run(0.5)
+    assert any(line.startswith("New game of Speed") for line in harness.lines())
+    game = harness.session.game
+    assert game is not None and isinstance(game.match.snapshot(), SpeedState)
+    assert harness.lines()[-1].endswith("Say ready.")
+    harness.type("play spit")
+    assert harness.lines()[-1] == "Play spit? A game is on: say quit to stop it first."
+    assert harness.session.game is game
+    assert "Say play spit to play Spit instead." in all_pages(harness, "help")
+    harness.type("quit game")
+    harness.type("yes")
+    harness.run(0.5)
+    harness.type("new game")
+    harness.run(0.5)
+    game = harness.session.game
+    assert game is not None and isinstance(game.match.snapshot(), SpeedState), "still Speed"
+    harness.type("quit game")
+    harness.type("yes")
+    harness.run(0.5)
+    harness.type("play spit")
+    harness.run(0.5)
+    game = harness.session.game
+    assert game is not None and isinstance(game.match.snapshot(), SpitState)
+    assert any(line.startswith("New game of Spit") for line in harness.lines()[-3:])
 
 
 def test_a_move_that_breaks_a_rule_is_refused_with_its_reason_and_changes_nothing() -> None:

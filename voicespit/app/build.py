@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, SpeechSettings
@@ -47,6 +47,17 @@ def rules_from(settings: Settings, flag_variants: list[str]) -> Rules:
         return Rules.for_game(settings.game.game, _file_variants(settings) + list(flag_variants))
     except (VariantError, ConfigError) as error:
         raise ConfigError(f"--variant: {error}") from None
+
+
+def rules_for_game(settings: Settings, flag_variants: Sequence[str], game: str) -> Rules:
+    """The rules of `game` when the player asks for it by name mid-session ("new game of
+    speed"): the file's variants and then the flags' that apply to it. One that belongs
+    only to the other game is left out, as a file's is at start: it is no error of the
+    player's."""
+    wanted = [*(f"{key}={value}" for key, value in settings.game.variants.items()),
+              *flag_variants]
+    return Rules.for_game(game, [pair for pair in wanted
+                                 if game in VARIANTS[pair.partition("=")[0].strip().lower()].games])
 
 
 def validate_variants(origin: str, settings: Settings) -> None:

@@ -9,6 +9,7 @@ the way out, atomically, so no way of stopping can damage it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import signal
 import sys
@@ -24,11 +25,11 @@ from voicespit.app.build import (
     match_settings_from,
     narrator_from,
     pace_from,
+    rules_for_game,
     speech_settings_from,
     text_only_speaker,
 )
 from voicespit.app.keyboard import KeyboardInput
-from voicespit.app.keys import key_help
 from voicespit.app.session import Session, SessionHooks
 from voicespit.app.tutorial import TutorialFactory
 from voicespit.app.voice import VoiceInput, open_voice_input
@@ -61,6 +62,8 @@ class LaunchOptions:
     make_clock: Callable[[], Clock] = RealClock
     tutorial: bool = False
     """Begin with the spoken tutorial (`--tutorial`)."""
+    variants: tuple[str, ...] = ()
+    """The `--variant` flags: they apply to a game asked for by name later, where they can."""
 
 
 class App:
@@ -146,7 +149,9 @@ class App:
         hooks = SessionHooks(leave=self._left.set, profile_changed=self.save_profile)
         session = Session(self.rules, announcer, speaker, factory, pace, self.profile, hooks,
                           echo_plays=self.settings.output.echo_plays,
-                          tutorials=TutorialFactory(match_settings, self.options.make_clock))
+                          tutorials=TutorialFactory(match_settings, self.options.make_clock),
+                          rules_for=functools.partial(rules_for_game, self.settings,
+                                                      self.options.variants))
         self.session = session
         speaker.on_announcement_finished(session.announcement_finished)
         voice, report = open_voice_input(self.settings, self.options.script, session, speaker,
@@ -154,7 +159,7 @@ class App:
         self.voice = voice
         if voice is None:
             # Typing only: the spoken help includes the keys.
-            hooks.extra_help += key_help(self.rules.game)
+            hooks.keys_in_help = True
         if sound_note:
             session.say(sound_note)
         if self.profile_message:

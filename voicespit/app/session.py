@@ -41,7 +41,7 @@ from voicespit.narration.narrator import heard_words
 from voicespit.opponent.pace import Pace
 from voicespit.profile import Profile
 from voicespit.speech.language.commands import Command, Group, Verb
-from voicespit.speech.language.grammar import phrase_for
+from voicespit.speech.language.grammar import GAME_WORDS, phrase_for
 from voicespit.speech.language.help import HelpPages, overview, topic_help
 from voicespit.speech.language.parser import CommandError, parse, words_of
 
@@ -86,17 +86,22 @@ class SessionHooks:
     profile_changed: Callable[[Profile], None] = lambda profile: None
     """Save the profile (after each game and each setting changed by voice)."""
     extra_help: list[str] = field(default_factory=list)
-    """Short sentences appended to the spoken help (e.g. the keyboard's keys)."""
+    """Short sentences appended to the spoken help."""
+    keys_in_help: bool = False
+    """The spoken help also says what the keys do in the game being played (typing only)."""
 
 
 class Session:
     def __init__(self, rules: Rules, announcer: Announcer, speaker: Speaker,
                  make_match: MatchFactory, pace: Pace, profile: Profile,
                  hooks: SessionHooks | None = None, *, echo_plays: bool = False,
-                 tutorials: TutorialFactory | None = None) -> None:
+                 tutorials: TutorialFactory | None = None,
+                 rules_for: Callable[[str], Rules] = Rules.for_game) -> None:
         """`echo_plays`: at full detail, say each spoken move back ("Heard seven on
-        left.") before what it did."""
+        left.") before what it did. `rules_for`: the rules of a game the player asks
+        for by name ("play speed"), with the variants that apply to it."""
         self.rules = rules
+        self.rules_for = rules_for
         self.announcer = announcer
         self.speaker = speaker
         self.make_match = make_match
@@ -233,7 +238,8 @@ class Session:
         elif verb is Verb.HELP and command.topic is not None:
             self.say(self.help.start(topic_help(list(Group)[command.topic], self.rules.game)))
         elif verb is Verb.HELP:
-            self.say(self.help.start([*overview(self.rules.game), *self.hooks.extra_help]))
+            keys = key_help(self.rules.game) if self.hooks.keys_in_help else []
+            self.say(self.help.start([*overview(self.rules.game), *self.hooks.extra_help, *keys]))
         elif verb in (Verb.MORE, Verb.STOP):
             self.say(self.help.more() if verb is Verb.MORE else self.help.stop())
         elif verb is Verb.REPEAT:
@@ -241,7 +247,9 @@ class Session:
         elif verb is Verb.SETUP:
             self.say(self._setup_words())
         elif verb in (Verb.NEW_GAME, Verb.TUTORIAL):
-            self._new_game_requested(said, tutorial=verb is Verb.TUTORIAL)
+            self._new_game_requested(said, tutorial=verb is Verb.TUTORIAL,
+                                     game=None if command.game is None
+                                     else GAME_WORDS[command.game])
         elif verb is Verb.QUIT:
             self._ask(Question.QUIT_GAME if self._game_on() is not None else Question.LEAVE)
         elif verb in (Verb.SPEAK_FASTER, Verb.SPEAK_SLOWER):
@@ -285,12 +293,20 @@ class Session:
         else:
             self.announcer.present(self.announcer.narrator.repeat())
 
-    def _new_game_requested(self, said: str = "", tutorial: bool = False) -> None:
+    def _new_game_requested(self, said: str = "", tutorial: bool = False,
+                            game: str | None = None) -> None:
         if self._game_on() is not None:
             self._refuse(said, "a game is on: say quit to stop it first")
             return
         self.question = None
+        if game is not None and game != self.rules.game:
+            self._switch_to(game)
         self._start_game(tutorial)
+
+    def _switch_to(self, game: str) -> None:
+        """Play `game` from now on: this game and the ones after it, until asked again."""
+        self.rules = self.rules_for(game)
+        self.announcer.narrator.help_text = " ".join(overview(game))
 
     def announcement_finished(self, sequence: int) -> None:
         """The speaker has finished with the current match's events up to `sequence`."""

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from voicespit.app.keys import key_help
 from voicespit.app.listening import Listening, choose_listening
 from voicespit.app.session import Session
 from voicespit.app.wav_script import ScriptSource
@@ -189,7 +188,7 @@ class VoiceInput:
         if isinstance(error, VoiceStoppedError):
             # The keyboard reader runs all along: say so, and the help now names the keys.
             self.stopped_working.set()
-            self.session.hooks.extra_help += key_help(self.session.rules.game)
+            self.session.hooks.keys_in_help = True
             self.session.say(f"{sentence(str(error))} {KEYBOARD_ADVICE}")
         else:
             self.session.say(f"Voice input: {error}")

@@ -76,4 +76,5 @@ def build_app(args: argparse.Namespace) -> App:
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")
     return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script,
-                                              tutorial=args.tutorial))
+                                              tutorial=args.tutorial,
+                                              variants=tuple(args.variant)))

@@ -98,6 +98,7 @@ class Command:
     - MOVE: `stock` (from) and `target` (the empty slot)
     - SLAP and PILE: `pile`
     - HELP: `topic` (an index into the help topics; None: the overview)
+    - NEW_GAME: `game` (0 Spit, 1 Speed; None: the game being played)
     """
 
     verb: Verb
@@ -106,6 +107,7 @@ class Command:
     stock: int | None = None
     target: int | None = None
     topic: int | None = None
+    game: int | None = None
 
     @staticmethod
     def play(rank: int, pile: int | None = None) -> Command:
@@ -123,7 +125,8 @@ class Command:
     def __repr__(self) -> str:
         slots = [f"{name}={value!r}" for name, value in
                  (("rank", self.rank), ("pile", self.pile), ("stock", self.stock),
-                  ("target", self.target), ("topic", self.topic)) if value is not None]
+                  ("target", self.target), ("topic", self.topic), ("game", self.game))
+                 if value is not None]
         return f"Command({', '.join([f'Verb.{self.verb.name}', *slots])})"
 
 

@@ -6,7 +6,8 @@ spoken help (`voicespit.speech.language.help`), the README's command list
 (`command_reference`) and every sample sentence the tests use (`sample_phrases`).
 
 A phrasing is a pattern of words and slots: `{rank}` (ace .. king), `{pile}`
-(left, right), `{stock}` and `{target}` (stockpile numbers one .. five).
+(left, right), `{stock}` and `{target}` (stockpile numbers one .. five), `{topic}` (a
+help topic) and `{game}` (spit, speed).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
 from voicespit.engine.cards import RANK_NAMES
 from voicespit.speech.language.commands import Command, GrammarContext, Group, Verb
 
-SLOTS = ("rank", "pile", "stock", "target", "topic")
+SLOTS = ("rank", "pile", "stock", "target", "topic", "game")
+GAME_WORDS = ("spit", "speed")
+"""The games as spoken, in slot-value order (`Command.game`)."""
 HELP_TOPIC_WORDS = tuple(group.value for group in Group)
 """The help topics as spoken: moves, round, information, control (the command groups)."""
 SLOT_WORDS: dict[str, tuple[str, ...]] = {
@@ -29,6 +32,7 @@ SLOT_WORDS: dict[str, tuple[str, ...]] = {
     "stock": STOCK_NAMES,
     "target": STOCK_NAMES,
     "topic": HELP_TOPIC_WORDS,
+    "game": GAME_WORDS,
 }
 """The words a recognizer may hear in each slot, in slot-value order."""
 
@@ -147,6 +151,11 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.NO, "no", "answer no to a question"),
     Phrasing(Verb.NO, "nope", "the same as no"),
     Phrasing(Verb.NEW_GAME, "new game", "start a new game"),
+    # Hands-free, the game is chosen by voice too (it was only a flag or a setting). By
+    # Whisper, four espeak-ng voices: "play speed" / "play spit" right 7 of 8 (one "play
+    # spit" taken for "play speed"); "new game of speed" 2 of 8 and "new game of spit"
+    # 0 of 8, most cut after "new game" by the endpointer and started the same game.
+    Phrasing(Verb.NEW_GAME, "play {game}", "start a new game of Spit or Speed"),
     # "stop" alone was heard 1 time in 9 on the tuning split, "stop talking" 8 in 9 (and
     # nothing else was ever taken for either); "more" 6 in 9, above "tell me more" and
     # "next" (benchmarks/help_words.py).
@@ -179,8 +188,8 @@ def _slot_values(name: str, context: GrammarContext | None) -> Sequence[int]:
     everything = range(len(SLOT_WORDS[name]))
     if context is None:
         return everything
-    if name == "topic":
-        return everything  # help is always on offer, on any topic
+    if name in ("topic", "game"):
+        return everything  # help on any topic, and either game, are always on offer
     allowed = {"rank": context.ranks, "pile": context.piles,
                "stock": context.stocks, "target": context.targets}[name]
     return [value for value in everything if value in allowed]
@@ -242,7 +251,7 @@ def phrase_for(command: Command) -> str:
 def command_reference() -> list[tuple[str, str]]:
     """(phrase, meaning) for every phrasing, slots shown as an example sentence."""
     examples = {"rank": "seven", "pile": "left", "stock": "three", "target": "two",
-                "topic": "moves"}
+                "topic": "moves", "game": "speed"}
     reference = []
     for phrasing in PHRASINGS:
         phrase = re.sub(r"\{(\w+)\}", lambda match: examples[match.group(1)], phrasing.pattern)

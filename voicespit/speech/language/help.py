@@ -64,9 +64,11 @@ def meaning_in(phrasing: Phrasing, game: str) -> str:
     return _MEANING_IN.get((game, phrasing.pattern), phrasing.meaning)
 
 
-def example_of(phrasing: Phrasing) -> str:
-    """The phrasing with its slots filled by example words ("seven on left")."""
-    return as_said(re.sub(r"\{(\w+)\}", lambda found: _EXAMPLES[found.group(1)],
+def example_of(phrasing: Phrasing, game: str = "spit") -> str:
+    """The phrasing with its slots filled by example words ("seven on left"); the game
+    named is the one not being played ("play speed" in Spit's help)."""
+    examples = {**_EXAMPLES, "game": GAMES[1 - GAMES.index(game)]}
+    return as_said(re.sub(r"\{(\w+)\}", lambda found: examples[found.group(1)],
                            phrasing.pattern))
 
 
@@ -91,6 +93,8 @@ def overview(game: str) -> list[str]:
         f"To control the game, say {say(Verb.PAUSE)}, {say(Verb.FASTER)}, {say(Verb.SLOWER)} "
         f"or {say(Verb.QUIT)}.",
         f"Say {say(Verb.TUTORIAL)} to learn the game in one guided round.",
+        f"Say {say(Verb.NEW_GAME, game=1 - GAMES.index(game))} to play "
+        f"{_capitalized(GAMES[1 - GAMES.index(game)])} instead.",
         f"For every command of one topic, say {say(Verb.HELP, topic=0)}, or "
         f"{_listed(HELP_TOPIC_WORDS[1:])}.",
     ]
@@ -102,7 +106,7 @@ def topic_help(group: Group, game: str) -> list[str]:
     sentences = [f"{_capitalized(group.value)}."]
     for phrasing in PHRASINGS:
         if phrasing.verb.group is group and applies_to(phrasing, game):
-            sentences.append(f"{_capitalized(example_of(phrasing))}: "
+            sentences.append(f"{_capitalized(example_of(phrasing, game))}: "
                              f"{meaning_in(phrasing, game)}.")
     return sentences
 
