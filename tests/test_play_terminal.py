@@ -146,7 +146,8 @@ def play_by_ear(tmp_path: Path, game: str, verbosity: str, budget: float = 300) 
         time.sleep(0.5)
         assert printed(terminal)[-1] == "Play again? Say yes or no.", "the question comes last"
         terminal.type_line("say again")
-        terminal.wait_for("Play again? Say yes or no.", after=terminal.text().index("say again"))
+        # Wait for the typed words to show: a busy machine echoes them after a while.
+        terminal.wait_for("Play again? Say yes or no.", after=terminal.wait_for("say again"))
         terminal.type_line("no")
         terminal.wait_for("Say new game to play, or quit to leave.")
         terminal.type_line("quit")
