@@ -78,6 +78,10 @@ DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard")
 """Outcome fields left out of the JSON summary (kept for --dump)."""
 WINDOW_AFTER = 2.5
 """A result up to this long after a command's end belongs to it."""
+HELD_BEFORE = 1.0
+"""A result may begin this long before the command it belongs to: the echo mask lets a
+command through from up to a second before it was found (`EchoMask.suspected_hold`), and
+the recognizer's endpointer can start on the game's residual in that stretch."""
 
 
 def data_dir() -> Path:
@@ -271,13 +275,16 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
     accepted = [r for r in finals if not r.rejected and command_in(r.text) is not None]
     heard = [(r.speech_start if r.speech_start is not None else r.emitted_at, command_in(r.text))
              for r in accepted]
+    ends = [r.speech_end if r.speech_end is not None else r.emitted_at for r in accepted]
+    owner = {i: owned for i, (at, _) in enumerate(heard)
+             if (owned := _owner(at, ends[i], placed)) is not None}
     used: set[int] = set()
     verdicts: dict[int, str] = {}
     outcome.commands = len(placed)
     for index, utterance in enumerate(placed):
         following = placed[index + 1].onset if index + 1 < len(placed) else float("inf")
         window_end = min(utterance.end + WINDOW_AFTER, following - 0.2)
-        mine = [i for i, (at, _) in enumerate(heard) if utterance.onset - 0.3 <= at < window_end]
+        mine = [i for i in owner if owner[i] == index]
         used.update(mine)
         commands = [heard[i][1] for i in mine]
         expected = parse(utterance.transcript)
@@ -301,6 +308,19 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
             "rejected": result.rejected, "scores": dict(result.scores or {}),
             "verdict": "refused" if found is None else verdicts.get(found, "false")})
     outcome.said_again = len(said_again)
+
+
+def _owner(start: float, end: float, placed: list[Utterance]) -> int | None:
+    """The command a result heard over [start, end] belongs to: the latest one it reaches
+    (it ends after the command began) that it begins no earlier than HELD_BEFORE before, and
+    within WINDOW_AFTER of its end (before the next one); None: it belongs to none."""
+    owner = None
+    for index, utterance in enumerate(placed):
+        following = placed[index + 1].onset if index + 1 < len(placed) else float("inf")
+        window_end = min(utterance.end + WINDOW_AFTER, following - 0.2)
+        if utterance.onset - HELD_BEFORE <= start < window_end and end > utterance.onset:
+            owner = index
+    return owner
 
 
 def _barge_latency(utterance: Utterance, far: FarEnd, processing: list[float],
