@@ -6,9 +6,11 @@ only: the figures (and speed) are the benchmark's, `python -m benchmarks.echo`.
 Issue 12 asks for no command at all from the narration; that is not met yet in the
 livelier rooms (the detector's false starts let some residual through: README,
 "Listening while the game speaks"), so this checks what the mask does achieve, against
-the same minute without it, that the self-echo check refuses the narration's own words
-heard back, and that a command made of the residual, with almost none of its frames a
-voice that is not the game's, is refused.
+the same minute without it, and that a command made of the residual, with almost none of
+its frames a voice that is not the game's, is refused. (The self-echo check is tested in
+test_self_echo.py: since the detector follows the live room's dying echo, the narration's
+own words no longer come back in the first minute here; the benchmark counts them over a
+whole match.)
 """
 
 from __future__ import annotations
@@ -38,13 +40,6 @@ def test_the_echo_mask_keeps_most_of_the_games_own_narration_from_being_commands
     masked = narration_alone(mask_echo=True, self_echo=False).false_commands
     assert unmasked >= 3, "the canceller's residual alone is taken for commands"
     assert masked * 3 <= unmasked
-
-
-def test_the_games_own_words_heard_back_are_refused() -> None:
-    # (Not compared with a run without the check: that run went otherwise by more than
-    # the refusals, not yet understood; see the README's room tables.)
-    checked = narration_alone(mask_echo=True, self_echo=True, room=LIVE_LOUD_ROOM)
-    assert checked.self_echoes >= 1, "the round's first words came back as commands"
 
 
 def test_a_command_with_too_little_of_a_voice_not_the_games_is_refused() -> None:
