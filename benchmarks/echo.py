@@ -115,12 +115,17 @@ def commands_for(split: str, limit: int | None = None) -> list[Utterance]:
 
 
 def noise_recording(split: str) -> np.ndarray:
-    """Real room noise: the first half of each recording for tuning, the second for reports."""
+    """Real room noise: the first half of each recording for tuning, the second for reports,
+    each at the same level. The recordings differ by 23 dB (the bike at -33 dBFS, the white
+    noise at -10); scaled only as a whole, the white noise was the stated 20 dB under the
+    player and the bike 44 dB under, and the room's noise jumped by that much every 30 s,
+    where the recognizer, hearing nothing while the game talked, could not follow it."""
     parts = []
     for path in sorted((data_dir() / "real-noise").glob("*.wav")):
         samples = np.frombuffer(read_wav(path)[0], dtype="<i2").astype(np.float64)
         half = len(samples) // 2
-        parts.append(samples[half:] if split == "report" else samples[:half])
+        part = samples[half:] if split == "report" else samples[:half]
+        parts.append(part / np.sqrt(np.mean(part ** 2)))
     return np.concatenate(parts)
 
 
