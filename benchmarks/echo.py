@@ -35,6 +35,7 @@ import numpy as np
 
 from benchmarks.make_corpus import SPLITS, speak, trim
 from benchmarks.room import (
+    NOISE_BELOW_PLAYER_DB,
     FarEnd,
     RoomCondition,
     RoomSource,
@@ -148,6 +149,8 @@ class Job:
     """Hush the game's voice as soon as the player may be talking (`Mixer.hush`)."""
     near_end_minimum: float | None = None
     """The listener's least share of the player's frames in a command (None: its default)."""
+    noise_below_db: float = NOISE_BELOW_PLAYER_DB
+    """How far under the player the room's noise is (a quiet room: 40)."""
 
 
 @dataclass
@@ -221,7 +224,8 @@ def run(job: Job) -> Outcome:
     else:
         assert timeline is not None
         duration = timeline.duration + 2.0
-    near = mix_near(placed, duration) + noise_bed(noise_recording(job.split), duration, rng)
+    near = mix_near(placed, duration) + noise_bed(noise_recording(job.split), duration, rng,
+                                                  job.noise_below_db)
     clock_start = 1000.0
     gate_mode = {"always": "always", "unguarded": "headphones"}.get(job.mode, job.mode)
     gate = ListeningGate(gate_mode)
@@ -359,7 +363,8 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
                       for room in args.room]
     jobs = []
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
-              "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum}
+              "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
+              "noise_below_db": args.noise_below}
     for mode in args.mode or ["always"]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
@@ -480,13 +485,17 @@ def main() -> None:
                         help="never hush the game on a suspicion, only stop it (the baseline)")
     parser.add_argument("--near-end-minimum", type=float, default=None,
                         help="least share of a command's frames that are the player's voice")
+    parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,
+                        metavar="DB", help="the room's noise this far under the player "
+                        f"(default {NOISE_BELOW_PLAYER_DB:.0f}; a quiet room: 40)")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every result heard, with its scores, to this JSON file")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} at start; split {args.split}, "
-          f"recognizer {args.recognizer}, canceller {args.canceller}")
+          f"recognizer {args.recognizer}, canceller {args.canceller}, "
+          f"noise {args.noise_below:.0f} dB under the player")
     match = narrated_match(7)  # rendered (or read) once, before any job asks for it
     print(f"narration: {match.duration:.2f} s, sound digest {narration_digest(match)}")
     commands = commands_for(args.split, args.commands)

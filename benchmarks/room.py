@@ -388,13 +388,15 @@ class RoomSource:
         self._closed = True
 
 
-def noise_bed(noise: Floats, seconds: float, rng: np.random.Generator) -> Floats:
-    """`seconds` of the noise recording (looped from a random point), at the noise level."""
+def noise_bed(noise: Floats, seconds: float, rng: np.random.Generator,
+              below_player_db: float = NOISE_BELOW_PLAYER_DB) -> Floats:
+    """`seconds` of the noise recording (looped from a random point), `below_player_db`
+    under the player."""
     count = round(seconds * SAMPLE_RATE)
     start = int(rng.integers(0, len(noise)))
     looped = np.resize(np.roll(noise, -start), count)
     rms = float(np.sqrt(np.mean(noise ** 2)))
-    bed: Floats = looped * (32768 * 10 ** ((PLAYER_DB - NOISE_BELOW_PLAYER_DB) / 20) / rms)
+    bed: Floats = looped * (32768 * 10 ** ((PLAYER_DB - below_player_db) / 20) / rms)
     return bed
 
 
