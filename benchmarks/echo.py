@@ -35,6 +35,7 @@ import numpy as np
 
 from benchmarks.make_corpus import SPLITS, speak, trim
 from benchmarks.room import (
+    NOISE_BELOW_PLAYER_DB,
     FarEnd,
     RoomCondition,
     RoomSource,
@@ -78,6 +79,10 @@ DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard")
 """Outcome fields left out of the JSON summary (kept for --dump)."""
 WINDOW_AFTER = 2.5
 """A result up to this long after a command's end belongs to it."""
+HELD_BEFORE = 1.0
+"""A result may begin this long before the command it belongs to: the echo mask lets a
+command through from up to a second before it was found (`EchoMask.suspected_hold`), and
+the recognizer's endpointer can start on the game's residual in that stretch."""
 
 
 def data_dir() -> Path:
@@ -111,12 +116,17 @@ def commands_for(split: str, limit: int | None = None) -> list[Utterance]:
 
 
 def noise_recording(split: str) -> np.ndarray:
-    """Real room noise: the first half of each recording for tuning, the second for reports."""
+    """Real room noise: the first half of each recording for tuning, the second for reports,
+    each at the same level. The recordings differ by 23 dB (the bike at -33 dBFS, the white
+    noise at -10); scaled only as a whole, the white noise was the stated 20 dB under the
+    player and the bike 44 dB under, and the room's noise jumped by that much every 30 s,
+    where the recognizer, hearing nothing while the game talked, could not follow it."""
     parts = []
     for path in sorted((data_dir() / "real-noise").glob("*.wav")):
         samples = np.frombuffer(read_wav(path)[0], dtype="<i2").astype(np.float64)
         half = len(samples) // 2
-        parts.append(samples[half:] if split == "report" else samples[:half])
+        part = samples[half:] if split == "report" else samples[:half]
+        parts.append(part / np.sqrt(np.mean(part ** 2)))
     return np.concatenate(parts)
 
 
@@ -139,6 +149,8 @@ class Job:
     """Hush the game's voice as soon as the player may be talking (`Mixer.hush`)."""
     near_end_minimum: float | None = None
     """The listener's least share of the player's frames in a command (None: its default)."""
+    noise_below_db: float = NOISE_BELOW_PLAYER_DB
+    """How far under the player the room's noise is (a quiet room: 40)."""
 
 
 @dataclass
@@ -212,7 +224,8 @@ def run(job: Job) -> Outcome:
     else:
         assert timeline is not None
         duration = timeline.duration + 2.0
-    near = mix_near(placed, duration) + noise_bed(noise_recording(job.split), duration, rng)
+    near = mix_near(placed, duration) + noise_bed(noise_recording(job.split), duration, rng,
+                                                  job.noise_below_db)
     clock_start = 1000.0
     gate_mode = {"always": "always", "unguarded": "headphones"}.get(job.mode, job.mode)
     gate = ListeningGate(gate_mode)
@@ -271,13 +284,16 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
     accepted = [r for r in finals if not r.rejected and command_in(r.text) is not None]
     heard = [(r.speech_start if r.speech_start is not None else r.emitted_at, command_in(r.text))
              for r in accepted]
+    ends = [r.speech_end if r.speech_end is not None else r.emitted_at for r in accepted]
+    owner = {i: owned for i, (at, _) in enumerate(heard)
+             if (owned := _owner(at, ends[i], placed)) is not None}
     used: set[int] = set()
     verdicts: dict[int, str] = {}
     outcome.commands = len(placed)
     for index, utterance in enumerate(placed):
         following = placed[index + 1].onset if index + 1 < len(placed) else float("inf")
         window_end = min(utterance.end + WINDOW_AFTER, following - 0.2)
-        mine = [i for i, (at, _) in enumerate(heard) if utterance.onset - 0.3 <= at < window_end]
+        mine = [i for i in owner if owner[i] == index]
         used.update(mine)
         commands = [heard[i][1] for i in mine]
         expected = parse(utterance.transcript)
@@ -301,6 +317,19 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
             "rejected": result.rejected, "scores": dict(result.scores or {}),
             "verdict": "refused" if found is None else verdicts.get(found, "false")})
     outcome.said_again = len(said_again)
+
+
+def _owner(start: float, end: float, placed: list[Utterance]) -> int | None:
+    """The command a result heard over [start, end] belongs to: the latest one it reaches
+    (it ends after the command began) that it begins no earlier than HELD_BEFORE before, and
+    within WINDOW_AFTER of its end (before the next one); None: it belongs to none."""
+    owner = None
+    for index, utterance in enumerate(placed):
+        following = placed[index + 1].onset if index + 1 < len(placed) else float("inf")
+        window_end = min(utterance.end + WINDOW_AFTER, following - 0.2)
+        if utterance.onset - HELD_BEFORE <= start < window_end and end > utterance.onset:
+            owner = index
+    return owner
 
 
 def _barge_latency(utterance: Utterance, far: FarEnd, processing: list[float],
@@ -334,7 +363,8 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
                       for room in args.room]
     jobs = []
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
-              "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum}
+              "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
+              "noise_below_db": args.noise_below}
     for mode in args.mode or ["always"]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
@@ -455,13 +485,17 @@ def main() -> None:
                         help="never hush the game on a suspicion, only stop it (the baseline)")
     parser.add_argument("--near-end-minimum", type=float, default=None,
                         help="least share of a command's frames that are the player's voice")
+    parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,
+                        metavar="DB", help="the room's noise this far under the player "
+                        f"(default {NOISE_BELOW_PLAYER_DB:.0f}; a quiet room: 40)")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every result heard, with its scores, to this JSON file")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} at start; split {args.split}, "
-          f"recognizer {args.recognizer}, canceller {args.canceller}")
+          f"recognizer {args.recognizer}, canceller {args.canceller}, "
+          f"noise {args.noise_below:.0f} dB under the player")
     match = narrated_match(7)  # rendered (or read) once, before any job asks for it
     print(f"narration: {match.duration:.2f} s, sound digest {narration_digest(match)}")
     commands = commands_for(args.split, args.commands)

@@ -41,10 +41,13 @@ def player_saying(name: str) -> np.ndarray:
     return levelled(np.frombuffer(pcm, dtype="<i2").astype(np.float64))
 
 
-def onsets_in_room(echo_db: float, player: np.ndarray, at: int) -> list[float]:
-    """Seconds at which the detector heard the player start, the game talking throughout."""
-    game = narration()
-    room = impulse_response(0.5, 45.0, SAMPLE_RATE, np.random.default_rng(2))
+def onsets_in_room(echo_db: float, player: np.ndarray, at: int, rt60: float = 0.5,
+                   delay_ms: float = 45.0, silence_after: float = 0.0) -> list[float]:
+    """Seconds at which the detector heard the player start; the game talks throughout, then
+    is silent for `silence_after` seconds, and counts as playing as the listener counts it
+    (until 0.3 s after its last sound)."""
+    game = np.concatenate([narration(), np.zeros(round(silence_after * SAMPLE_RATE))])
+    room = impulse_response(rt60, delay_ms, SAMPLE_RATE, np.random.default_rng(2))
     echo = np.convolve(game, room)[:len(game)]
     speech_rms = np.sqrt(np.mean(echo[np.abs(echo) > 0.01 * np.abs(echo).max()] ** 2))
     player_rms = np.sqrt(np.mean(player[np.abs(player) > 0.01 * np.abs(player).max()] ** 2))
@@ -62,8 +65,9 @@ def onsets_in_room(echo_db: float, player: np.ndarray, at: int) -> list[float]:
         block = AudioBlock(microphone[first:first + BLOCK].tobytes(), first / SAMPLE_RATE)
         cancelled = stage.cancel(block, first / SAMPLE_RATE)
         assert cancelled is not None
+        playing = stage.far_heard_until > first / SAMPLE_RATE - 0.3
         if detector.feed(np.frombuffer(cancelled.pcm, dtype="<i2"), stage.last_near,
-                         game_playing=True, far=stage.last_far):
+                         game_playing=playing, far=stage.last_far):
             onsets.append((first + BLOCK) / SAMPLE_RATE)
     return onsets
 
@@ -82,6 +86,16 @@ def test_the_player_talking_over_the_game_is_heard_and_the_game_alone_never(
 def blocks(count: int, start: float = 0.0) -> list[AudioBlock]:
     return [AudioBlock(bytes(2 * BLOCK), start + index * BLOCK / SAMPLE_RATE)
             for index in range(count)]
+
+
+def test_the_echo_dying_away_in_a_live_room_is_not_the_player() -> None:
+    # RT60 0.8 s: 0.3 s after the game's last sound (a pause between its sentences, or the
+    # end) its echo is still some 20 dB over the noise, and the canceller leaves that tail.
+    player = player_saying("7_jackson_3.wav")
+    at = round((len(narration()) / SAMPLE_RATE + 1.5) * SAMPLE_RATE)
+    onsets = onsets_in_room(10.0, player, at, rt60=0.8, delay_ms=80.0, silence_after=3.0)
+    assert len(onsets) == 1, f"only the player started anything: {onsets}"
+    assert at / SAMPLE_RATE <= onsets[0] <= at / SAMPLE_RATE + 0.4, onsets
 
 
 def test_while_only_the_game_plays_nothing_reaches_the_recognizer_but_in_order() -> None:

@@ -3,12 +3,14 @@ command. The real narration, mixer, reference, WebRTC canceller, talk detector, 
 mask, listener and the default recognizer (Whisper), in real block order. Behaviour
 only: the figures (and speed) are the benchmark's, `python -m benchmarks.echo`.
 
-Issue 12 asks for no command at all from the narration; that is not met yet in the
-livelier rooms (the detector's false starts let some residual through: README,
-"Listening while the game speaks"), so this checks what the mask does achieve, against
-the same minute without it, that the self-echo check refuses the narration's own words
-heard back, and that a command made of the residual, with almost none of its frames a
-voice that is not the game's, is refused.
+Issue 12 asks for no command at all from the narration. A minute of it is what a test
+can afford (the whole match in every room is the benchmark's: README, "Listening while
+the game speaks"), so this checks what the mask achieves against the same minute without
+it, and that the live room's first minute gives no command even without the near-end
+check. (The self-echo and near-end checks are tested in
+test_self_echo.py and test_near_end.py: since the detector follows the live room's dying
+echo, the narration's own words and the residual's commands no longer come back in the
+first minute here; the benchmark counts them over a whole match.)
 """
 
 from __future__ import annotations
@@ -40,23 +42,12 @@ def test_the_echo_mask_keeps_most_of_the_games_own_narration_from_being_commands
     assert masked * 3 <= unmasked
 
 
-def test_the_games_own_words_heard_back_are_refused() -> None:
-    # (Not compared with a run without the check: that run went otherwise by more than
-    # the refusals, not yet understood; see the README's room tables.)
-    checked = narration_alone(mask_echo=True, self_echo=True, room=LIVE_LOUD_ROOM)
-    assert checked.self_echoes >= 1, "the round's first words came back as commands"
-
-
-def test_a_command_with_too_little_of_a_voice_not_the_games_is_refused() -> None:
-    # At the default bar (a tenth of the frames) whether any residual command falls under
-    # it depends on how espeak-ng rendered this machine's narration (it varies with load):
-    # one rendering gave one such command a minute, another none. The residual's commands
-    # had 20 to 23 % of their frames judged the player's (README), so a bar of 0.3 must
-    # catch some, and the check must remove exactly the commands it refuses.
-    checked = run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 60.0,
-                      near_end_minimum=0.3))
+def test_the_live_rooms_first_minute_of_narration_gives_no_command_even_unchecked() -> None:
+    # The residual of the live room's echo tail used to make a command or more a minute,
+    # which only the near-end check (a share of the frames judged the player's) refused.
+    # Since the detector follows that tail as the game's (`TalkDetector.echo_lingers`), the
+    # mask keeps it from the recognizer: nothing comes through even with the check off
+    # (the check itself is tested in test_near_end.py; the benchmark counts its refusals).
     unchecked = run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 60.0,
                         near_end_minimum=0.0))
-    assert unchecked.false_commands >= 1, "without the check the live room's residual makes commands"
-    assert checked.unvoiced_refusals >= 1, "and the check refuses them"
-    assert checked.false_commands == unchecked.false_commands - checked.unvoiced_refusals
+    assert unchecked.false_commands == 0, unchecked.heard

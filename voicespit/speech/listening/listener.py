@@ -242,7 +242,7 @@ class Listener:
             return
         talking = self.detector.talking or (
             self.talk_over is not None and self.talk_over.awaiting_answer)
-        playing = self._is_game_audible(start)
+        playing = self._is_game_audible(start) or self.detector.echo_lingers
         if not playing and not talking:
             self.room_tone.learn(np.frombuffer(block.pcm, dtype="<i2"))
         for judged in self.mask.push(block, playing, talking, self.detector.suspected):
@@ -329,7 +329,8 @@ class Listener:
         self.talk_over.watch(samples, microphone[:len(samples)], far, start,
                              start + block.duration, audible, self.clock.now())
         if self.mask is not None:  # only a masked listener asks it (`near_end`)
-            self.evidence.record(block.start, self.detector.last_loud, audible)
+            self.evidence.record(block.start, self.detector.last_loud,
+                                 audible or self.detector.echo_lingers)
 
     @property
     def barge_ins(self) -> int:

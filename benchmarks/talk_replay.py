@@ -1,0 +1,137 @@
+"""The talk detector replayed offline on the room's captured signals: who it finds, how soon.
+
+    python -m benchmarks.talk_replay [--split tuning] [--room RT60,DELAY_MS,ECHO_DB ...]
+                                     [--set NAME=VALUE ...]
+
+The closed-loop benchmark (`benchmarks.echo`) runs the whole listener and takes minutes a
+room; a change to how the detector judges frames can be looked at first here, in seconds,
+on signals captured once through the real room and cancellers (`benchmarks.echo_capture`,
+the game never reacting). For each room: the commands found (the detector's onset within
+the command), those found within 0.3 s of it (the echo mask's hold: found later, the
+command's start is lost), the delay from the player's first sound to the first suspicion
+(median and 95th percentile; a command never suspected counts as its length plus 0.5 s),
+and, on the narration alone, false starts and false suspicions a minute. The game's
+reaction (hush, stop) is not simulated: that is the closed loop's to measure.
+`--set onset_frames=2` replays with a `TalkSettings` field changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchmarks.echo import CONDITIONS
+from benchmarks.echo_capture import Capture, capture
+from benchmarks.room import RoomCondition
+from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
+from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.signal import FRAME
+
+BLOCK = 480
+"""30 ms, as the microphone delivers."""
+SETTLE_SECONDS = 15.0
+"""Left out at the start: the cancellers are still learning the room."""
+TAIL_SECONDS = 0.3
+"""The listener counts the game audible this long after its last sound (the gate's tail)."""
+AUDIBLE = 100
+"""A far-end sample at least this loud (-50 dBFS) is the game playing (`echo.FAR_SILENCE`)."""
+
+
+@dataclass
+class Replayed:
+    suspicions: list[float]
+    """Seconds at which the detector began to suspect the player (a start counts too)."""
+    starts: list[float]
+    """Seconds at which it found the player."""
+
+
+def replay(signals: Capture, settings: TalkSettings) -> Replayed:
+    detector = TalkDetector(settings)
+    loud = np.abs(signals.far.astype(np.int32)) >= AUDIBLE
+    heard_until = float("-inf")
+    suspicions: list[float] = []
+    starts: list[float] = []
+    suspected = False
+    for first in range(0, len(signals.microphone) - BLOCK + 1, BLOCK):
+        block = slice(first, first + BLOCK)
+        playing = heard_until > first / SAMPLE_RATE - TAIL_SECONDS
+        found = np.flatnonzero(loud[block])
+        if len(found):
+            heard_until = (first + found[-1] + 1) / SAMPLE_RATE
+            playing = True
+        began = detector.feed(signals.aec3[block], signals.microphone[block], playing,
+                              signals.far[block])
+        at = (first + BLOCK) / SAMPLE_RATE
+        if began:
+            starts.append(at)
+        if (detector.suspected or began) and not suspected:
+            suspicions.append(at)
+        suspected = detector.suspected or detector.talking
+    return Replayed(suspicions, starts)
+
+
+def per_minute(times: list[float], seconds: float) -> float:
+    counted = [t for t in times if t >= SETTLE_SECONDS]
+    return 60.0 * len(counted) / max(1.0, seconds - SETTLE_SECONDS)
+
+
+def room_row(split: str, condition: RoomCondition, seconds: float,
+             settings: TalkSettings) -> str:
+    commands = Capture.load(capture(split, condition, True, seconds))
+    alone = Capture.load(capture(split, condition, False, seconds))
+    heard = replay(commands, settings)
+    found = soon = 0
+    delays = []
+    for onset, end in zip(commands.onsets, commands.ends, strict=True):
+        if onset < SETTLE_SECONDS:
+            continue
+        starts = [t for t in heard.starts if onset - 0.05 <= t <= end]
+        found += bool(starts)
+        soon += bool(starts) and starts[0] - onset <= 0.3
+        suspected = [t for t in heard.suspicions if onset - 0.05 <= t <= end]
+        delays.append(1000 * ((suspected[0] if suspected else end + 0.5) - onset))
+    nobody = replay(alone, settings)
+    length = len(alone.microphone) / SAMPLE_RATE
+    return (f"| {condition.name} | {found} of {len(delays)} | {soon} "
+            f"| {statistics.median(delays):.0f} / {np.percentile(delays, 95):.0f} ms "
+            f"| {per_minute(nobody.starts, length):.2f} "
+            f"| {per_minute(nobody.suspicions, length):.2f} |")
+
+
+def settings_from(assignments: list[str]) -> TalkSettings:
+    fields = {field.name: field.type for field in dataclasses.fields(TalkSettings)}
+    changes: dict[str, float | int] = {}
+    for assignment in assignments:
+        name, value = assignment.split("=", 1)
+        if name not in fields:
+            raise SystemExit(f"TalkSettings has no field {name!r}")
+        changes[name] = int(value) if fields[name] in (int, "int") else float(value)
+    return dataclasses.replace(TalkSettings(), **changes)  # type: ignore[arg-type]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("tuning", "report"), default="tuning")
+    parser.add_argument("--seconds", type=float, default=240.0)
+    parser.add_argument("--room", action="append", metavar="RT60,DELAY_MS,ECHO_DB")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a TalkSettings field to change (repeatable)")
+    args = parser.parse_args()
+    rooms = [RoomCondition(*(float(x) for x in spec.split(","))) for spec in args.room] \
+        if args.room else CONDITIONS
+    settings = settings_from(args.set)
+    print(f"split {args.split}, {args.seconds:.0f} s a room; {FRAME} samples a frame; "
+          f"settings changed: {args.set or 'none'}")
+    print("| room | commands found | within 0.3 s | first suspicion p50 / p95 "
+          "| narration alone: false starts a minute | false suspicions a minute |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for room in rooms:
+        print(room_row(args.split, room, args.seconds, settings), flush=True)
+
+
+if __name__ == "__main__":
+    main()
