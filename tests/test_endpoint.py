@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 
 QUIET, LOUD = 40.0, 70.0
@@ -48,3 +50,18 @@ def test_a_steady_noise_becomes_the_new_floor() -> None:
     assert FrameEvent.STARTED in events
 
 
+
+
+def test_a_room_that_flutters_does_not_hold_the_utterance_open() -> None:
+    # A hum or a microphone's own noise: a few dB up and down from one 10 ms frame to
+    # the next. The floor follows its quietest moments, so "4 dB above the floor" is
+    # most of the room; the end must still be found.
+    flutter = (QUIET + 2.5 * np.random.default_rng(3).standard_normal(300)).tolist()
+    settings = EndpointSettings()
+    detector = SpeechDetector(settings)
+    feed(detector, flutter[:100] + [LOUD] * 30)
+    assert FrameEvent.ENDED in feed(detector, flutter[100:100 + settings.end_frames + 5])
+
+    only_the_floor = SpeechDetector(EndpointSettings(room_spreads=0.0))
+    feed(only_the_floor, flutter[:100] + [LOUD] * 30)
+    assert FrameEvent.ENDED not in feed(only_the_floor, flutter[100:])
