@@ -48,6 +48,8 @@ DIGIT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                9: "nine"}
 """The digits that are card ranks (zero and one are not; ten is not in the dataset)."""
 SNR_DB = 10.0
+ROOM_BELOW_PEAK_DB = 20.0
+"""The least a quiet room lies below the voice's loudest 16 ms (`room_around`)."""
 SPLITS = {"fsdd-tuning": range(5, 50), "fsdd-test": range(5)}
 OWN_RATE_SPLITS = {"fsdd-test-8k": ("fsdd-test", 8_000)}
 """Splits written at a recording device's rate: (the split they copy, the rate)."""
@@ -80,25 +82,28 @@ def room_around(clip: npt.NDArray[np.float64], rate: int,
     """The clip with LEAD_SECONDS before it and TAIL_SECONDS after it of its own background.
 
     FSDD clips are trimmed close to the speech and carry the room they were recorded
-    in (jackson's about 30 dB below his voice, yweweler's near digital silence).
+    in (jackson's about 25 dB below his voice, yweweler's near digital silence).
     Padding them with digital zeros, as this corpus did, is what no microphone
     delivers: the endpointer learnt its floor on the zeros and then took the clip's
     own background after the word for more speech (jackson's "six" waited up to
     580 ms). So the padding is stationary noise with the spectrum and level of the
-    clip's quietest quarter of frames, what the same microphone heard between words.
+    clip's quietest tenth of 16 ms frames: what the same microphone heard between
+    words. Some of theo's clips are trimmed inside the word, so that even those
+    frames are speech; the padding stays ROOM_BELOW_PEAK_DB below the loudest frame.
     """
-    size = 256  # 32 ms at 8 kHz
+    size = round(0.016 * rate)
     frames = np.lib.stride_tricks.sliding_window_view(clip, size)[::size // 2]
     power = (frames ** 2).mean(axis=1)
-    quietest = frames[np.argsort(power)[:max(2, len(frames) // 4)]]
+    quietest = frames[np.argsort(power)[:max(2, len(frames) // 10)]]
     spectrum = (np.abs(np.fft.rfft(quietest * np.hanning(size), axis=1)) ** 2).mean(axis=0)
+    level = min(float((quietest ** 2).mean()), float(power.max()) / 10 ** (ROOM_BELOW_PEAK_DB / 10))
     lead, tail = round(LEAD_SECONDS * rate), round(TAIL_SECONDS * rate)
     length = lead + tail
     white = np.fft.rfft(np.random.default_rng(seed).standard_normal(length))
     shape = np.sqrt(np.interp(np.linspace(0, 1, len(white)), np.linspace(0, 1, len(spectrum)),
                               spectrum))
     background = np.fft.irfft(white * shape, n=length)
-    background *= np.sqrt(float((quietest ** 2).mean()) / (float((background ** 2).mean()) or 1.0))
+    background *= np.sqrt(level / (float((background ** 2).mean()) or 1.0))
     return np.concatenate([background[:lead], clip, background[lead:]])
 
 
