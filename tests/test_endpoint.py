@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import numpy as np
+import zlib
 
+import pytest
+
+from benchmarks.make_real_corpus import read_clip, room_around, upsample
+from tests.conftest import REAL_VOICES
 from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.signal import FRAME, speech_band_energy_db
 
 QUIET, LOUD = 40.0, 70.0
 
@@ -52,16 +57,25 @@ def test_a_steady_noise_becomes_the_new_floor() -> None:
 
 
 
-def test_a_room_that_flutters_does_not_hold_the_utterance_open() -> None:
-    # A hum or a microphone's own noise: a few dB up and down from one 10 ms frame to
-    # the next. The floor follows its quietest moments, so "4 dB above the floor" is
-    # most of the room; the end must still be found.
-    flutter = (QUIET + 2.5 * np.random.default_rng(3).standard_normal(300)).tolist()
-    settings = EndpointSettings()
-    detector = SpeechDetector(settings)
-    feed(detector, flutter[:100] + [LOUD] * 30)
-    assert FrameEvent.ENDED in feed(detector, flutter[100:100 + settings.end_frames + 5])
 
-    only_the_floor = SpeechDetector(EndpointSettings(room_spreads=0.0))
-    feed(only_the_floor, flutter[:100] + [LOUD] * 30)
-    assert FrameEvent.ENDED not in feed(only_the_floor, flutter[100:])
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_a_real_voice_in_its_own_fluttering_room_is_one_utterance_that_ends() -> None:
+    # jackson's room (a few dB up and down from one 10 ms frame to the next), continued
+    # around his word as a microphone would hear it. The floor follows the room's
+    # quietest moments: measured from the floor alone, the room's louder moments
+    # started a second utterance and the first never ended.
+    name = "1_jackson_10.wav"
+    clip, rate = read_clip(REAL_VOICES / name)
+    audio = upsample(room_around(clip, rate, zlib.crc32(name.encode())), rate)
+    energies = [speech_band_energy_db(audio[offset:offset + FRAME])
+                for offset in range(0, len(audio) - FRAME + 1, FRAME)]
+
+    def events(settings: EndpointSettings) -> list[FrameEvent]:
+        return feed(SpeechDetector(settings), energies)
+
+    heard = events(EndpointSettings())
+    assert heard.count(FrameEvent.STARTED) == 1 and heard.count(FrameEvent.ENDED) == 1
+    from_the_floor_alone = events(EndpointSettings(room_spreads=0.0, room_start_spreads=0.0))
+    assert FrameEvent.ENDED not in from_the_floor_alone
+    starting_from_the_floor = events(EndpointSettings(room_start_spreads=0.0))
+    assert starting_from_the_floor.count(FrameEvent.STARTED) > 1
