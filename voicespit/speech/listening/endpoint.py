@@ -151,7 +151,12 @@ class SpeechDetector:
         if self.floor_db is None:
             self.floor_db = energy_db
         if not self.in_speech:
-            if energy_db > self._speech_above():
+            if energy_db > self.floor_db + settings.start_db:
+                # Loud by the floor: speech when also clear of the room's flutter, and
+                # either way not the room (a soft onset must not teach it its own level).
+                if energy_db <= self._speech_above():
+                    self._loud_run = 0
+                    return FrameEvent.QUIET
                 self._loud_run += 1
                 if self._loud_run >= settings.start_frames:
                     self.in_speech = True
