@@ -55,8 +55,8 @@ class EndpointSettings:
     """Within an utterance, a frame no louder than the room's typical level plus this
     many of its typical deviations is quiet (0: only `continue_db` above the floor).
     On the real voices' tuning split, padded with their own background as a
-    microphone hears it, the end of a bare rank went from never found (p50 0.6 s,
-    waiting out the file) to 160 ms at the median (README)."""
+    microphone hears it, the settle of a bare rank went from the file's end (p95
+    1.2 s: never found) to 230 ms at p95 (README, benchmarks/LEVERS.md)."""
     room_start_spreads: float = 4.0
     """A frame starts speech only when it is also this many typical deviations above
     the room's typical level (0: only `start_db` above the floor). On the same split,
