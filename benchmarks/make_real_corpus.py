@@ -4,10 +4,11 @@
 
 Real people (../shared/data/real-voices/fsdd-dev: three speakers, 8 kHz) saying
 "two" ... "nine", which the game takes as bare-rank plays, heard against the
-whole grammar. Each recording is upsampled to 16 kHz (soxr, a well-kept
-resampler), given the silence a microphone hears around a command, and written
-twice: quiet, and mixed with a real background recording (exercise bike,
-running tap, white noise; ../shared/data/real-noise) at 10 dB SNR. Two splits:
+whole grammar. Each recording is given the room a microphone hears around a
+command (`room_around`: its own background, continued), upsampled to 16 kHz
+(soxr, a well-kept resampler), and written twice: quiet, and mixed with a real
+background recording (exercise bike, running tap, white noise;
+../shared/data/real-noise) at 10 dB SNR. Two splits:
 `fsdd-tuning` (takes 5-49, everything is chosen on it) and `fsdd-test`
 (takes 0-4, the dataset's own test split, only ever reported). Deterministic:
 the noise file and its offset come from a seed per file. A third, `fsdd-test-8k`, is
@@ -47,6 +48,8 @@ DIGIT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                9: "nine"}
 """The digits that are card ranks (zero and one are not; ten is not in the dataset)."""
 SNR_DB = 10.0
+ROOM_BELOW_PEAK_DB = 20.0
+"""The least a quiet room lies below the voice's loudest 16 ms (`room_around`)."""
 SPLITS = {"fsdd-tuning": range(5, 50), "fsdd-test": range(5)}
 OWN_RATE_SPLITS = {"fsdd-test-8k": ("fsdd-test", 8_000)}
 """Splits written at a recording device's rate: (the split they copy, the rate)."""
@@ -74,12 +77,41 @@ def at_rate(samples: npt.NDArray[np.int16], rate: int) -> npt.NDArray[np.int16]:
     return np.asarray(soxr.resample(samples, SAMPLE_RATE, rate, quality="VHQ"), dtype=np.int16)
 
 
-def mixed(speech: npt.NDArray[np.float64], noise: npt.NDArray[np.float64] | None,
-          seed: int) -> npt.NDArray[np.int16]:
-    """Silence around the speech, and the noise (if any) under all of it at SNR_DB."""
-    lead = np.zeros(int(LEAD_SECONDS * SAMPLE_RATE))
-    tail = np.zeros(int(TAIL_SECONDS * SAMPLE_RATE))
-    signal = np.concatenate([lead, speech, tail])
+def room_around(clip: npt.NDArray[np.float64], rate: int,
+                seed: int) -> npt.NDArray[np.float64]:
+    """The clip with LEAD_SECONDS before it and TAIL_SECONDS after it of its own background.
+
+    FSDD clips are trimmed close to the speech and carry the room they were recorded
+    in (jackson's about 25 dB below his voice, yweweler's near digital silence).
+    Padding them with digital zeros, as this corpus did, is what no microphone
+    delivers: the endpointer learnt its floor on the zeros and then took the clip's
+    own background after the word for more speech (jackson's "six" waited up to
+    580 ms). So the padding is stationary noise with the spectrum and level of the
+    clip's quietest tenth of 16 ms frames: what the same microphone heard between
+    words. Some of theo's clips are trimmed inside the word, so that even those
+    frames are speech; the padding stays ROOM_BELOW_PEAK_DB below the loudest frame.
+    """
+    size = round(0.016 * rate)
+    frames = np.lib.stride_tricks.sliding_window_view(clip, size)[::size // 2]
+    power = (frames ** 2).mean(axis=1)
+    quietest = frames[np.argsort(power)[:max(2, len(frames) // 10)]]
+    spectrum = (np.abs(np.fft.rfft(quietest * np.hanning(size), axis=1)) ** 2).mean(axis=0)
+    level = min(float((quietest ** 2).mean()), float(power.max()) / 10 ** (ROOM_BELOW_PEAK_DB / 10))
+    lead, tail = round(LEAD_SECONDS * rate), round(TAIL_SECONDS * rate)
+    length = lead + tail
+    white = np.fft.rfft(np.random.default_rng(seed).standard_normal(length))
+    shape = np.sqrt(np.interp(np.linspace(0, 1, len(white)), np.linspace(0, 1, len(spectrum)),
+                              spectrum))
+    background = np.fft.irfft(white * shape, n=length)
+    background *= np.sqrt(level / (float((background ** 2).mean()) or 1.0))
+    return np.concatenate([background[:lead], clip, background[lead:]])
+
+
+def mixed(around: npt.NDArray[np.float64], speech: npt.NDArray[np.float64],
+          noise: npt.NDArray[np.float64] | None, seed: int) -> npt.NDArray[np.int16]:
+    """The speech with the room `around` it, and the noise (if any) under all of it at
+    SNR_DB of the speech's own power."""
+    signal = around
     if noise is not None:
         offset = np.random.default_rng(seed).integers(0, len(noise) - len(signal))
         piece = noise[offset:offset + len(signal)]
@@ -105,14 +137,17 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
             continue
         if speakers is not None and speaker not in speakers:
             continue
-        samples, rate = read_clip(path)
-        speech = upsample(samples, rate)
+        samples, clip_rate = read_clip(path)
+        speech = upsample(samples, clip_rate)
+        around = upsample(room_around(samples, clip_rate, zlib.crc32(path.name.encode())),
+                          clip_rate)
         end = LEAD_SECONDS + speech_end(speech.astype(np.int16))
         for condition in ("quiet", "noise10"):
             seed = zlib.crc32(f"{like or split}:{condition}:{path.name}".encode())
             noise = None if condition == "quiet" else noises[seed % len(noises)]
             relative = f"{condition}/{speaker}/{path.name}"
-            write_wav(directory / relative, at_rate(mixed(speech, noise, seed), rate), rate)
+            write_wav(directory / relative, at_rate(mixed(around, speech, noise, seed), rate),
+                      rate)
             manifest.append(f"{relative}\t{DIGIT_WORDS[int(digit)]}\tcommand")
             timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
     return write_tables(directory, manifest, timings)

@@ -55,7 +55,13 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper, bare words only": dataclasses.replace(WHISPER, written_forms=False),
     "whisper without the token bonus": dataclasses.replace(WHISPER, token_bonus=0.0),
     "whisper with a full-grammar wait of 250 ms": dataclasses.replace(
-        WHISPER, endpoint=EndpointSettings(settle_frames=25)),
+        WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, settle_frames=25)),
+    # The endpointer until this round: quiet and speech measured from the floor alone.
+    "whisper, endpoint from the floor alone": dataclasses.replace(
+        WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, room_spreads=0.0,
+                                              room_start_spreads=0.0)),
+    "whisper without longer waits in noise": dataclasses.replace(
+        WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, noisy_extra_frames=0)),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")

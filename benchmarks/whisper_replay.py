@@ -64,6 +64,7 @@ class _Recording(WhisperRecognizer):
             "deficits": answer.window.deficits.astype(np.float32),
             "pooled": answer.window.pooled.astype(np.float32),
             "speech_seconds": answer.speech_seconds,
+            "above_floor_db": answer.above_floor_db,
             "pocketsphinx": answer.heard_by_pocketsphinx})
         return super()._final(answer)
 
@@ -124,8 +125,8 @@ class Rule:
         # A recording holds PocketSphinx's decode of every final ("" or None: no command).
         return acts_on(choice, final["pocketsphinx"] or "", tokens,
                        recorded_log_probability(final, choice, tokens), final["speech_seconds"],
-                       model=self.acceptance, margin=self.margin, cross_check=self.cross_check,
-                       deficit_per_token=self.deficit)
+                       final["above_floor_db"], model=self.acceptance, margin=self.margin,
+                       cross_check=self.cross_check, deficit_per_token=self.deficit)
 
 
 def recorded_log_probability(final: dict[str, Any], choice: Choice, tokens: int) -> float:

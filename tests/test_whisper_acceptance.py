@@ -34,7 +34,7 @@ def test_evidence_says_how_pocketsphinx_relates_to_the_best_command() -> None:
 
     def heard(said: str | None) -> dict[str, float]:
         values = evidence(choice("seven", 1.0), said, tokens=2, log_probability=-1.0,
-                          speech_seconds=0.5)
+                          speech_seconds=0.5, above_floor_db=55.0)
         return dict(zip(names, values.tolist(), strict=True))
 
     assert heard("seven")["pocketsphinx agrees"] == 1.0
@@ -46,16 +46,27 @@ def test_evidence_says_how_pocketsphinx_relates_to_the_best_command() -> None:
     assert heard(None) == nothing
     assert nothing["move"] == 1.0 and nothing["lead if a move"] == 1.0
     assert nothing["log-probability per token"] == -0.5
+    assert nothing["speech above the floor"] == 40.0, "digital silence's depth is not clarity"
 
 
 def test_the_shipped_model_trusts_agreement_and_a_clear_lead() -> None:
     model = AcceptanceModel.fitted()
-    clear = evidence(choice("nine", 3.0, confidence=0.95), "nine", 2, -0.5, 0.5)
+    clear = evidence(choice("nine", 3.0, confidence=0.95), "nine", 2, -0.5, 0.5, 35.0)
     doubtful = evidence(choice("nine", 0.2, confidence=0.5, close_rivals=3), "five on left",
-                        2, -4.0, 0.5)
+                        2, -4.0, 0.5, 35.0)
     assert model.accepts(clear)
     assert not model.accepts(doubtful)
     assert model.probability(clear) > model.probability(doubtful)
+
+
+def test_the_shipped_model_asks_more_of_a_command_heard_in_noise() -> None:
+    model = AcceptanceModel.fitted()
+    said = choice("six", 1.5, confidence=0.8)
+
+    def heard_at(above_floor_db: float) -> float:
+        return model.probability(evidence(said, "", 2, -1.0, 0.5, above_floor_db))
+
+    assert heard_at(12.0) < heard_at(25.0) < heard_at(40.0)
 
 
 def test_a_fit_recovers_a_rule_and_gives_the_same_model_every_time() -> None:

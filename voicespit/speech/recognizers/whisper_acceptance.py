@@ -8,7 +8,9 @@ together (`evidence`): the lead over the runner-up and how many commands come
 close, how far the best sentence falls below what the audio sounds like
 unconstrained and how well its words fit, what PocketSphinx heard (the same
 command, another, a longer one, the runner-up, nothing), whether the command
-moves a card, its length in tokens and how long the speech lasted.
+moves a card, its length in tokens, how long the speech lasted and how far it
+stood above the room's noise (Whisper's wrong commands on real voices are all in
+noise, where the same lead is worth less).
 The estimate is the probability that the command is the one said; it is
 accepted above `threshold`.
 
@@ -35,19 +37,24 @@ FITTED = Path(__file__).with_name("whisper_acceptance.json")
 FEATURES = ("lead", "deficit per token", "pocketsphinx agrees", "pocketsphinx names another",
             "pocketsphinx names a longer command", "pocketsphinx names the runner-up", "move",
             "lead if a move", "tokens", "speech seconds", "log-probability per token",
-            "close rivals", "confidence")
+            "close rivals", "confidence", "speech above the floor")
 """What `evidence` measures, in order. PocketSphinx hearing nothing (or not asked)
 is the case the PocketSphinx columns leave at 0."""
+CLEAR_DB = 40.0
+"""Speech this far above the noise floor counts as clear: above it, what the floor
+measures is how quiet the recording is (espeak-ng's digital silence stands 70 dB
+below its voice), not how well the words can be heard."""
 
 
 def evidence(choice: Choice, heard: str | None, tokens: int, log_probability: float,
-             speech_seconds: float) -> npt.NDArray[np.float64]:
+             speech_seconds: float, above_floor_db: float) -> npt.NDArray[np.float64]:
     """The features of one decision, as `FEATURES` names them.
 
     `choice`: the best command and its lead (`whisper_choice.choose`); `heard`:
     PocketSphinx's grammar decode of the same audio ("" or None: no command);
     `tokens` and `log_probability`: of the best written form, end included, without
-    any bonus (how well the words fit the audio, the prior and token bonus aside).
+    any bonus (how well the words fit the audio, the prior and token bonus aside);
+    `above_floor_db`: how far the speech peaked above the endpointer's noise floor.
     """
     sentence = choice.sentence
     command, other = command_in(sentence), command_in(heard or "")
@@ -58,19 +65,22 @@ def evidence(choice: Choice, heard: str | None, tokens: int, log_probability: fl
     is_move = command is not None and command.is_action
     return np.asarray([choice.margin, choice.deficit_per_token, agrees, another, longer,
                        names_runner_up, is_move, choice.margin * is_move, tokens, speech_seconds,
-                       log_probability / tokens, choice.close_rivals, choice.confidence],
+                       log_probability / tokens, choice.close_rivals, choice.confidence,
+                       min(above_floor_db, CLEAR_DB)],
                       dtype=np.float64)
 
 
 def acts_on(choice: Choice, heard: str | None, tokens: int, log_probability: float,
-            speech_seconds: float, *, model: AcceptanceModel | None, margin: float,
+            speech_seconds: float, above_floor_db: float, *, model: AcceptanceModel | None,
+            margin: float,
             cross_check: CrossCheck | None, deficit_per_token: float) -> bool:
     """Whether to act on `choice`, the one decision the recognizer makes and the replay
     benchmark replays: by `model` over `evidence` when there is one; else the hand rule,
     a lead of `margin` (or what `cross_check` needs given PocketSphinx's `heard`; None:
     it was not asked) and a deficit of at most `deficit_per_token`."""
     if model is not None:
-        return model.accepts(evidence(choice, heard, tokens, log_probability, speech_seconds))
+        return model.accepts(evidence(choice, heard, tokens, log_probability, speech_seconds,
+                                      above_floor_db))
     needed = margin
     if heard is not None and cross_check is not None:
         needed = cross_check.needed(choice.sentence, heard, margin)
