@@ -15,6 +15,7 @@ from voicespit.engine.events import (
     CardSpat,
     CardTurnedUp,
     GameOver,
+    PileSlapped,
     Redealt,
     RoundOver,
     ScoresChanged,
@@ -133,6 +134,29 @@ def test_slap_now_comes_from_the_side_of_the_smaller_pile() -> None:
     assert (said.cue, said.pan, said.priority) == (Cue.SLAP_NOW, 1.0, Priority.URGENT)
     equal = one(Narrator().narrate(SlapWindowOpened(3.0, None), spit_state()))
     assert equal.pan == 0.0 and "equal" in equal.text.lower()
+
+
+@pytest.mark.parametrize(("chooser", "text"), [
+    (0, "Your choice: slap left or slap right. Right is smaller."),
+    (1, "Your opponent chooses a pile. Right is smaller."),
+])
+def test_without_slaps_the_round_end_says_who_chooses_never_slap_now(chooser: int,
+                                                                      text: str) -> None:
+    state = spit_state(variants=("slap=false",))
+    state.first_out = chooser
+    said = one(Narrator().narrate(SlapWindowOpened(3.0, 1), state))
+    assert said.text == text
+    assert "Slap now" not in said.mirror_line
+    terse = one(Narrator(Verbosity.TERSE).narrate(SlapWindowOpened(3.0, 1), state))
+    assert terse.text == ("Choose!" if chooser == 0 else "Opponent chooses.")
+    assert terse.mirror_line == text
+
+
+def test_choosing_a_pile_is_not_said_as_taking_it_twice() -> None:
+    state = spit_state(variants=("slap=false",))
+    narrator = Narrator()
+    assert one(narrator.narrate(PileSlapped(0, 1), state)).text == "You choose right."
+    assert one(narrator.narrate(PileSlapped(1, 0), state)).text == "Opponent chooses left."
 
 
 def test_round_and_game_endings_have_their_own_cues() -> None:

@@ -164,6 +164,8 @@ class Narrator:
             case RoundOver():
                 return [self._round_over(event)]
             case SlapWindowOpened(smaller_pile=smaller):
+                if isinstance(state, SpitState) and not state.rules.slap:
+                    return [self._choose_now(smaller, state.chooser, terse)]
                 return [self._slap_now(smaller, terse)]
             case PileSlapped(player=player, pile=pile):
                 return [self._slapped(player, pile, state)]
@@ -283,11 +285,26 @@ class Narrator:
         return Announcement("Slap!" if terse else line, "slap", Priority.URGENT, Cue.SLAP_NOW,
                             pan, flush=True, line=line)
 
+    def _choose_now(self, smaller: int | None, chooser: int | None,
+                    terse: bool) -> Announcement:
+        """Choose-instead-of-slap: nobody races. "Slap now!" would send the player to a
+        slap the rules refuse while their opponent chooses."""
+        which = "equal piles" if smaller is None else f"{PILE_NAMES[smaller]} is smaller"
+        if chooser == self.seat:
+            pan = 0.0 if smaller is None else PILE_PAN[smaller]
+            line = f"Your choice: slap left or slap right. {capitalized(which)}."
+            return Announcement("Choose!" if terse else line, "slap", Priority.URGENT,
+                                Cue.SLAP_NOW, pan, flush=True, line=line)
+        line = f"Your opponent chooses a pile. {capitalized(which)}."
+        return Announcement("Opponent chooses." if terse else line, "slap", Priority.URGENT,
+                            flush=True, line=line)
+
     def _slapped(self, player: int, pile: int, state: State) -> Announcement:
         slapping = state.rules.slap
         name = PILE_NAMES[pile]
         if player == self.seat:
-            text = f"You slap {name}." if slapping else f"You take {name}."
+            # Choosing, the pile taken is said next with its size ("You take left: 9 cards.").
+            text = f"You slap {name}." if slapping else f"You choose {name}."
         else:
             text = f"Opponent slaps {name}." if slapping else f"Opponent chooses {name}."
         return Announcement(text, "slap", Priority.HIGH, about=player)
