@@ -129,7 +129,9 @@ def _cbreak(fd: int) -> Iterator[None]:
 
     saved = termios.tcgetattr(fd)
     try:
-        tty.setcbreak(fd)
+        # At once, not TCSAFLUSH (setcbreak's default): that would throw away whatever
+        # the player typed while the game was starting, and answer it with silence.
+        tty.setcbreak(fd, termios.TCSANOW)
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
