@@ -116,13 +116,32 @@ def test_quitting_asks_first_pauses_while_asking_and_no_carries_on() -> None:
     assert harness.session.game is not None and harness.session.game.match.is_paused
     harness.type("no")
     harness.run(0.1)
-    assert harness.lines()[-1] == "Go on."
+    assert harness.lines()[-1] == "Go on. Say ready."
     assert not harness.session.game.match.is_paused
     harness.type("quit")
     harness.type("yes")
     harness.run(0.1)
     assert harness.lines()[-1] == "Game stopped. Say new game to play again, or quit to leave."
     assert harness.session.mode is Mode.MENU
+
+
+@pytest.mark.parametrize("resume", [["pause game", "continue"], ["quit", "no"]])
+def test_resuming_before_ready_asks_for_ready_again(resume: list[str]) -> None:
+    # The deal waits for the player: "Go on." alone would leave both waiting.
+    harness = Harness()
+    started(harness)
+    assert harness.lines()[-1].endswith("Say ready.")
+    for command in resume:
+        harness.type(command)
+        harness.run(0.1)
+    assert harness.lines()[-1] == "Go on. Say ready."
+    harness.type("ready")
+    harness.run(0.1)
+    harness.type("pause game")
+    harness.run(0.1)
+    harness.type("continue")
+    harness.run(0.1)
+    assert "Go on." in harness.lines() and "Go on. Say ready." not in harness.lines()[-3:]
 
 
 def test_leaving_asks_first_and_says_goodbye() -> None:
@@ -245,7 +264,7 @@ def test_a_question_is_the_last_thing_said_and_say_again_repeats_it() -> None:
     assert harness.lines()[-1] == "Quit this game? Say yes or no."
     harness.type("no")
     harness.run(0.1)
-    assert harness.lines()[-1] == "Go on."
+    assert harness.lines()[-1] == "Go on. Say ready."
 
 
 def test_quitting_while_paused_asks_at_once_and_no_leaves_the_game_paused() -> None:

@@ -193,7 +193,12 @@ class Narrator:
             case Paused():
                 return [Announcement("Paused.", "pause", Priority.URGENT, flush=True)]
             case Resumed():
-                return [Announcement("Go on.", "pause", Priority.HIGH)]
+                # Resumed while the deal waits for the player, the prompt is the last word
+                # again: "Go on." alone leaves them waiting on a game that waits on them.
+                waiting = state.phase is Phase.READY and self.seat not in self._ready \
+                    and not self.coached
+                return [Announcement(f"Go on. {READY_PROMPT}" if waiting else "Go on.", "pause",
+                                     Priority.HIGH)]
             case PaceChanged(seconds_per_card=pace, reason=reason, requested=requested) \
                     if requested or not terse:
                 # Asked for ("speed up"), it is an answer: said at every level of detail.
