@@ -283,6 +283,25 @@ def test_a_spoken_play_during_the_countdown_is_told_to_wait_for_the_spit() -> No
     assert refusal.said == "eight on right"
 
 
+@pytest.mark.parametrize("spoken", [False, True])
+def test_a_play_after_saying_ready_is_told_to_wait_for_the_opponent(spoken: bool) -> None:
+    # The player has said ready: "the round has not started: say spit first" would
+    # tell them to do what they have done.
+    table = new_table(settings=MatchSettings(auto_start=False))
+    table.match.post(ControlIntent(0, Control.READY))
+    table.settle()
+    if spoken:
+        table.match.post(ActionIntent(0, resolver=resolve_onto(RIGHT), said="eight on right"))
+    else:
+        table.post(0, act.PLAYS[0][LEFT])
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert refusal.reason == "you are ready: waiting for your opponent"
+    table.post(1, act.PLAYS[0][LEFT])  # the opponent, not ready, is told to spit
+    table.settle()
+    assert table.events(IntentRefused)[-1].reason == "the round has not started: say spit first"
+
+
 def test_at_a_stalemate_the_match_counts_down_and_spits_by_itself() -> None:
     table = new_table(seed=2, settings=MatchSettings(auto_start=True, countdown_from=3))
     table.play_until(lambda state: state.phase is Phase.STALEMATE)

@@ -71,6 +71,7 @@ __all__ = ["Match", "MatchSettings", "MatchStuckError", "PaceControl"]
 log = logging.getLogger(__name__)
 
 COUNTDOWN_IS_ON = "wait for the spit: the countdown is on"
+WAITING_FOR_OPPONENT = "you are ready: waiting for your opponent"
 
 PaceControl = Callable[[bool], float]
 """Called with True for "faster", False for "slower"; returns the new seconds per card."""
@@ -316,10 +317,10 @@ class Match:
             try:
                 action = intent.resolver(self._state)
             except VoiceSpitError as error:
-                if self._countdown is not None:
+                if (waiting := self._waiting_for_spit(player)) is not None:
                     # The resolver sees a table with no piles yet ("say spit first"),
                     # but the spit is on its way: the player need only wait for it.
-                    self._refuse(player, None, COUNTDOWN_IS_ON, said=said)
+                    self._refuse(player, None, waiting, said=said)
                 else:
                     self._refuse(player, *refusal_for_resolver(
                         intent.resolver, player, error, self._state, before), said=said)
@@ -336,8 +337,8 @@ class Match:
         if type(action) is act.Spit and phase in (Phase.READY, Phase.STALEMATE):
             self._ready_for_spit(player, said)
             return
-        if self._countdown is not None:
-            self._refuse(player, action, COUNTDOWN_IS_ON, said=said)
+        if (waiting := self._waiting_for_spit(player)) is not None:
+            self._refuse(player, action, waiting, said=said)
             return
         try:
             events = self._state.apply(player, action)
@@ -426,13 +427,22 @@ class Match:
                 and self._countdown is None:
             self._start_countdown()
 
+    def _waiting_for_spit(self, player: int) -> str | None:
+        """Why a move must wait when the player has done their part and the spit is
+        coming (not the engine's "say spit first", said to a player who has)."""
+        if self._countdown is not None:
+            return COUNTDOWN_IS_ON
+        if self._state.phase is Phase.READY and player in self._ready:
+            return WAITING_FOR_OPPONENT
+        return None
+
     def _ready_for_spit(self, player: int, said: str = "") -> None:
         # Never a silent no-op: a player who says ready twice hears why nothing happens.
         if self._countdown is not None:
             self._refuse(player, None, "the countdown is already on", said=said)
             return
         if player in self._ready:
-            self._refuse(player, None, "you are ready: waiting for your opponent", said=said)
+            self._refuse(player, None, WAITING_FOR_OPPONENT, said=said)
             return
         self._ready.add(player)
         self._publish([PlayerReady(player)])
