@@ -110,6 +110,14 @@ def test_asking_for_the_microphone_without_one_is_an_error_that_says_what_to_do(
     assert done.stdout == "", "no game was started"
 
 
+def test_with_tutorial_the_first_instruction_is_the_tutorials(tmp_path: Path) -> None:
+    done = run_play(tmp_path, "--input", "keyboard", "--tutorial")
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()[:2]
+    assert first == "VoiceSpit Spit, by keyboard.", "not 'Type new game' before the tutorial"
+    assert second.startswith("Tutorial: one round of Spit")
+
+
 def test_a_bad_variant_in_a_config_file_names_the_file(tmp_path: Path) -> None:
     config = tmp_path / "mine.toml"
     config.write_text("[game.variants]\nstockpiles = 7\n")

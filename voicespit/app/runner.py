@@ -165,7 +165,8 @@ class App:
         if self.profile_message:
             session.say(self.profile_message)
         details = " ".join(part for part in (report.details, sound_note) if part)
-        session.greet(report.summary, by_voice=report.by_voice, details=details)
+        session.greet(report.summary, by_voice=report.by_voice, details=details,
+                      tutorial=self.options.tutorial)
         if self.options.tutorial:
             session.handle_command(Command(Verb.TUTORIAL))
         self.keyboard = KeyboardInput(session, self.options.stdin, out,

@@ -129,13 +129,16 @@ class Session:
         self.announcer.present(Announcement(heard_words(said) + sentence(reason), "refusal",
                                             Priority.URGENT, Cue.REFUSED, about=HUMAN))
 
-    def greet(self, summary: str, *, by_voice: bool, details: str = "") -> None:
+    def greet(self, summary: str, *, by_voice: bool, details: str = "",
+              tutorial: bool = False) -> None:
         """Two short sentences: how commands reach the game, and how to start. The rest
-        (`details`) waits for "how do you hear me"."""
+        (`details`) waits for "how do you hear me". When the tutorial starts at once
+        (`tutorial`), its coach says what to do: "Type new game" would be the wrong
+        first instruction."""
         self.setup = details or sentence(summary)
         start = "Say new game to start." if by_voice \
             else "Type new game or press space to start."
-        self.say(f"VoiceSpit {self._game_name}, {summary}. {start}")
+        self.say(f"VoiceSpit {self._game_name}, {summary}." + ("" if tutorial else f" {start}"))
 
     def _setup_words(self) -> str:
         narrator = self.announcer.narrator
