@@ -194,6 +194,26 @@ def test_spit_cards_name_their_pile() -> None:
     assert (said.text, said.cue, said.pan) == ("Right: jack.", Cue.CARD_SPAT, 1.0)
 
 
+def test_the_last_spit_card_of_either_player_is_told() -> None:
+    state = spit_state()
+    narrator = Narrator()
+    state.spit_cards[1].clear()
+    said = narrator.narrate(CardSpat(1, 1, JACK), state)
+    assert [a.text for a in said] == ["Right: jack.", "Opponent's last spit card."]
+    state.spit_cards[0].clear()
+    said = narrator.narrate(CardSpat(0, 0, JACK), state)
+    assert [a.text for a in said] == ["Left: jack.", "Your last spit card."]
+    assert narrator.repeat().text == "Your last spit card."
+
+
+def test_a_spit_card_with_more_behind_it_is_told_alone() -> None:
+    state = spit_state()
+    assert len(Narrator().narrate(CardSpat(0, 0, JACK), state)) == 1
+    speed = speed_state()
+    speed.side_piles[0].clear()
+    assert len(Narrator().narrate(CardSpat(0, 0, JACK), speed)) == 1
+
+
 def test_the_sequence_of_a_stamped_event_is_carried_through() -> None:
     said = one(Narrator().narrate(Stamped(41, 2.5, CardPlayed(0, NINE, 0, TEN, 0)), spit_state()))
     assert said.sequence == 41

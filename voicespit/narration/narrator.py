@@ -138,8 +138,9 @@ class Narrator:
         match event:
             case CardPlayed(player=player, card=card, pile=pile):
                 return [self._pile_change(card, pile, colours, player)]
-            case CardSpat(pile=pile, card=card):
-                return [self._pile_change(card, pile, colours, None)]
+            case CardSpat(player=player, pile=pile, card=card):
+                return [self._pile_change(card, pile, colours, None),
+                        *self._last_spit_card(player, state)]
             case CardTurnedUp(player=player, stock=stock, card=card):
                 return self._turned_up(player, stock, card, state, colours)
             case CardMoved(player=player) if player == self.seat:
@@ -222,6 +223,15 @@ class Narrator:
             text = sentence(words)
         return Announcement(text, f"pile:{PILE_NAMES[pile]}", Priority.NORMAL, cue,
                             PILE_PAN[pile], card.rank, player, line)
+
+    def _last_spit_card(self, player: int, state: State) -> list[Announcement]:
+        """A sighted player sees a spit pile run out: from then on the other spits alone,
+        and a player with no spit cards who clears their stockpiles wins."""
+        if not isinstance(state, SpitState) or state.spit_cards[player]:
+            return []
+        whose = "Your" if player == self.seat else "Opponent's"
+        return [Announcement(f"{whose} last spit card.", f"spit cards:{player}",
+                             Priority.NORMAL, about=player)]
 
     def _turned_up(self, player: int, stock: int, card: Card, state: State,
                    colours: bool) -> list[Announcement]:
