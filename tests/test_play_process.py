@@ -110,6 +110,21 @@ def test_asking_for_the_microphone_without_one_is_an_error_that_says_what_to_do(
     assert done.stdout == "", "no game was started"
 
 
+def test_a_profile_that_cannot_be_saved_is_told_in_plain_words_and_no_path(
+        tmp_path: Path) -> None:
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the data folder should be")
+    env = {**os.environ, "XDG_DATA_HOME": str(blocked),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "voicespit", "play", "--no-audio", "--input",
+                           "keyboard"], input="speak faster\n", capture_output=True, text=True,
+                          timeout=HANG_GUARD_SECONDS, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "I could not save your profile" in done.stdout
+    # The terminal shows stderr too: a screen reader would read out the path.
+    assert str(blocked) not in done.stdout + done.stderr
+
+
 def test_with_tutorial_the_first_instruction_is_the_tutorials(tmp_path: Path) -> None:
     done = run_play(tmp_path, "--input", "keyboard", "--tutorial")
     assert done.returncode == 0, done.stderr

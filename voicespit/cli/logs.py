@@ -18,6 +18,9 @@ FORMAT = "%(asctime)s %(name)s: %(message)s"
 def start_logging(*, verbose: bool, log_file: Path | None) -> None:
     """--verbose: details (INFO) on stderr; --log FILE: everything (DEBUG) in FILE."""
     root = logging.getLogger("voicespit")
+    # Without a handler of our own, Python prints warnings and tracebacks on stderr, which
+    # the player's terminal (and screen reader) shows: a library's words, a path.
+    root.addHandler(logging.NullHandler())
     if verbose:
         to_stderr = logging.StreamHandler(sys.stderr)
         to_stderr.setLevel(logging.INFO)
