@@ -102,7 +102,8 @@ def test_the_opponents_hand_in_speed_is_never_told() -> None:
     assert dealt[0] == f"Round 1. Your hand: {', '.join(c.rank_name for c in mine)}."
     assert dealt[1:] == ["Opponent: 10 to draw. Say ready."], \
         "the opponent's deal: a count, never cards (and, last, the prompt)"
-    assert Narrator().answer("my cards", state).text == dealt[0].removeprefix("Round 1. ")
+    assert Narrator().answer("my cards", state).text == dealt[0].removeprefix("Round 1. ") + \
+        " Say ready."
 
 
 def test_a_refusal_says_why_in_a_few_words_and_cuts_in() -> None:
@@ -254,7 +255,8 @@ def test_piles_left_and_right_answer_with_the_tops() -> None:
 
 
 def test_before_the_first_spit_the_piles_are_empty() -> None:
-    assert Narrator().answer("piles", spit_state()).text == "Left: empty. Right: empty."
+    assert Narrator().answer("piles", spit_state()).text == \
+        "Left: empty. Right: empty. Say ready."
 
 
 def test_my_cards_lists_face_down_and_empty_stockpiles_too() -> None:
@@ -269,18 +271,35 @@ def test_my_cards_lists_face_down_and_empty_stockpiles_too() -> None:
 def test_my_cards_in_speed_is_your_hand_from_low_to_high() -> None:
     state = speed_state()
     state.hands[0] = [Card.parse("ace of clubs"), Card.parse("two of clubs"), JACK]
-    assert Narrator().answer("my cards", state).text == "Your hand: two, jack, ace."
+    assert Narrator().answer("my cards", state).text == "Your hand: two, jack, ace. Say ready."
 
 
 def test_count_and_score() -> None:
     state = spit_state()
-    assert Narrator().answer("count", state).text == "Cards left: you 26, opponent 26."
-    assert Narrator().answer("score", state).text == (
+    narrator = Narrator()
+    narrator.narrate(PlayerReady(0), state)  # the prompt to say ready is done with
+    assert narrator.answer("count", state).text == "Cards left: you 26, opponent 26."
+    assert narrator.answer("score", state).text == (
         "Round 1. Cards left: you 26, opponent 26.")
     points = spit_state(variants=("scoring=points",))
     points.scores = [12, 30]
-    assert Narrator().answer("score", points).text == (
+    assert narrator.answer("score", points).text == (
         "Score: you 12, opponent 30; game to 100.")
+
+
+@pytest.mark.parametrize("query", ["piles", "my cards", "count", "score", "face down"])
+def test_a_question_before_saying_ready_ends_with_the_prompt(query: str) -> None:
+    # A player who missed "Say ready." and asks about the table hears it again, last.
+    state = spit_state()
+    narrator = Narrator()
+    assert narrator.answer(query, state).text.endswith(". Say ready.")
+    narrator.narrate(PlayerReady(1), state)
+    assert narrator.answer(query, state).text.endswith(". Say ready."), "the opponent's ready"
+    narrator.narrate(PlayerReady(0), state)
+    assert not narrator.answer(query, state).text.endswith("Say ready.")
+    coach = Narrator()
+    coach.coached = True  # the tutorial gives its own instructions
+    assert not coach.answer(query, state).text.endswith("Say ready.")
 
 
 def test_repeat_says_the_last_announcement_again_and_help_is_the_callers() -> None:

@@ -182,7 +182,7 @@ def test_information_commands_answer_from_the_table() -> None:
     harness.type("my cards")
     assert harness.lines()[-1].startswith("Your cards: ")
     harness.type("count")
-    assert harness.lines()[-1] == "Cards left: you 26, opponent 26."
+    assert harness.lines()[-1] == "Cards left: you 26, opponent 26. Say ready."
     harness.type("ready")
     harness.run(5.0)
     harness.type("count")

@@ -407,6 +407,10 @@ class Narrator:
             text = self.help_text
         elif key in TABLE_QUERIES:
             text = answer_text(key, state, seat)
+            if state.phase is Phase.READY and seat not in self._ready and not self.coached:
+                # The deal waits for the player: a question, asked perhaps because the
+                # prompt was missed, keeps the prompt the last word.
+                text = f"{text} {READY_PROMPT}"
         else:
             raise ValueError(f"no answer for {query!r}; ask one of: {', '.join(QUERIES)}")
         return Announcement(text, "answer", Priority.HIGH)
