@@ -92,6 +92,16 @@ def test_a_missing_config_file_is_a_clear_error(tmp_path: Path) -> None:
         load_settings(tmp_path / "absent.toml")
 
 
+def test_a_file_that_is_not_text_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    # A file saved as UTF-16 by another editor, or a binary file by mistake.
+    user = tmp_path / "mine.toml"
+    user.write_bytes("[output]\nrate = 200\n".encode("utf-16"))
+    with pytest.raises(ConfigError, match="not a text file in UTF-8") as caught:
+        load_settings(user)
+    assert str(user) in str(caught.value)
+    assert "codec" not in str(caught.value) and "0xff" not in str(caught.value)
+
+
 def test_validators_from_higher_layers_run_on_the_final_settings(tmp_path: Path) -> None:
     def no_spit_please(origin: str, settings: Settings) -> None:
         if settings.game.game == "spit":

@@ -170,6 +170,8 @@ def apply_file(settings: Settings, path: Path) -> Settings:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a text file in UTF-8; save it as UTF-8 text") from None
     return apply_table(settings, table, str(path))
 
 
