@@ -51,6 +51,18 @@ def test_a_damaged_profile_is_set_aside_with_a_message_not_a_crash(tmp_path: Pat
     assert store.load("sam") == (Profile(name="sam"), None), "the next launch starts cleanly"
 
 
+def test_a_profile_damaged_below_the_text_is_set_aside_too(tmp_path: Path) -> None:
+    # Bytes that are not UTF-8 at all (a disk fault, a half-written sector).
+    store = ProfileStore(tmp_path)
+    damage = b'\xff\xfe{"version": 1\x00'
+    (tmp_path / "sam.json").write_bytes(damage)
+    profile, message = store.load("sam")
+    assert profile == Profile(name="sam")
+    assert message is not None and "damaged" in message
+    [kept] = tmp_path.glob("sam.damaged-*.json")
+    assert kept.read_bytes() == damage, "the damaged file is kept, not lost"
+
+
 def test_unusable_names_and_directories_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match="not allowed"):
         ProfileStore(tmp_path).path_of("../escape")

@@ -119,14 +119,16 @@ class ProfileStore:
         path = self.path_of(name)
         self._remove_leftovers(name)
         try:
-            text = path.read_text(encoding="utf-8")
+            data = path.read_bytes()
         except FileNotFoundError:
             return Profile(name=name), None
         except OSError as error:
             return Profile(name=name), f"I could not read your profile ({error.strerror}); " \
                 "starting fresh for this game."
         try:
-            profile = Profile.from_json(text)
+            # Decoded here, not read as text: bytes that are not UTF-8 are damage too
+            # (UnicodeDecodeError is a ValueError), never a traceback.
+            profile = Profile.from_json(data.decode("utf-8"))
         except (ValueError, TypeError):
             kept = self._set_aside(path)
             return Profile(name=name), (
