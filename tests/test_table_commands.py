@@ -7,7 +7,7 @@ import random
 import pytest
 
 from voicespit.app.keys import CardKey
-from voicespit.app.table_commands import resolve_command
+from voicespit.app.table_commands import resolve_command, resolve_key
 from voicespit.clock import FakeClock
 from voicespit.engine import Card, Phase, Rules, SpeedState, SpitState, new_game
 from voicespit.engine import actions as act
@@ -59,6 +59,32 @@ def test_a_key_for_a_card_already_played_says_so_instead_of_playing_its_replacem
     assert state.stock_top(0, 0) is not None, "another card now sits on stockpile one"
     with pytest.raises(IllegalCommandError, match=f"your {lone.rank_name} is already played"):
         key.resolve(state, 0, key.card_in(heard, 0))
+
+
+def test_a_key_never_plays_a_card_that_came_to_its_place_after_the_player_last_heard() -> None:
+    # Stockpile three was face down when last heard; its card has turned up since,
+    # but its announcement has not been heard: the key must not play a card never said.
+    state = spit_in_play()
+    heard = state.clone()
+    heard.face_up[0][2] = False
+    key = CardKey(2, LEFT)
+    assert key.card_in(heard, 0) is None and key.card_in(state, 0) is not None
+    with pytest.raises(IllegalCommandError, match="you have not heard that card yet"):
+        resolve_key(key, key.card_in(heard, 0), state, 0)
+    state.face_up[0][2] = False  # still face down now: left to the engine, which says why
+    assert resolve_key(key, None, state, 0) == act.PLAYS[2][LEFT]
+
+
+def test_a_speed_key_past_the_hand_as_heard_never_plays_a_card_drawn_since() -> None:
+    state = new_game(Rules.for_game("speed"), random.Random(4))
+    assert isinstance(state, SpeedState)
+    state.apply(0, act.SPIT)
+    state.phase = Phase.PLAY  # whether or not this deal's first cards fit
+    heard = state.clone()
+    heard.hands[0].pop()  # four cards as heard; the fifth, drawn since, not yet told
+    key = CardKey(4, LEFT)
+    with pytest.raises(IllegalCommandError, match="you have not heard that card yet"):
+        resolve_key(key, key.card_in(heard, 0), state, 0)
 
 
 def test_move_n_to_m_takes_the_card_it_meant_from_where_it_lies_now() -> None:

@@ -13,10 +13,11 @@ from voicespit.engine import actions as act
 from voicespit.engine.actions import Action
 from voicespit.engine.cards import Card
 from voicespit.engine.spit import SpitState
+from voicespit.engine.state import Phase
 from voicespit.match.intents import State
 from voicespit.match.referee import Match
 from voicespit.speech.language.commands import Command, Verb
-from voicespit.speech.language.parser import resolve
+from voicespit.speech.language.parser import IllegalCommandError, resolve
 
 
 def heard_source(command: Command, match: Match, player: int) -> Card | None:
@@ -40,6 +41,13 @@ def resolve_command(command: Command, state: State, player: int,
 
 
 def resolve_key(key: CardKey, meant: Card | None, state: State, player: int = 0) -> Action:
+    """A card key's play now; `meant` is the card at its place on the table as last heard.
+
+    With nothing there as heard (face down, empty, past the end of the hand) and a card
+    there now, that card came after the last announcement: never play a card not said.
+    """
+    if meant is None and state.phase is Phase.PLAY and key.card_in(state, player) is not None:
+        raise IllegalCommandError("you have not heard that card yet: say my cards")
     return key.resolve(state, player, meant)
 
 
