@@ -386,6 +386,18 @@ def test_a_pace_you_asked_for_is_answered_even_at_terse() -> None:
     assert Narrator(Verbosity.TERSE).narrate(PaceChanged(2.5, "adapting"), spit_state()) == []
 
 
+def test_the_adaptive_pace_set_after_a_deal_keeps_the_prompt_last() -> None:
+    state = spit_state()
+    narrator = Narrator()
+    for event in state.deal_events:
+        narrator.narrate(event, state)
+    said = one(narrator.narrate(PaceChanged(1.3, "adapting"), state))
+    assert said.text == "Opponent pace: 1.3 seconds a card. Say ready."
+    narrator.narrate(PlayerReady(0), state)
+    assert one(narrator.narrate(PaceChanged(1.3, "adapting"), state)).text == \
+        "Opponent pace: 1.3 seconds a card."
+
+
 def test_a_refusal_names_what_was_understood() -> None:
     refused = IntentRefused(0, None, "you have no seven face up", said="seven on left")
     assert Narrator().refusal(refused).text == "Seven on left? You have no seven face up."

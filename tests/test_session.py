@@ -232,6 +232,22 @@ def test_a_whole_match_typed_against_the_opponent_ends_and_counts_in_the_profile
     assert harness.session.games_started == 2
 
 
+def test_the_adaptive_pace_settling_after_the_game_leaves_the_question_last() -> None:
+    harness = Harness(pace="adaptive", seed=12)
+    started(harness)
+    WordPlayer(harness, harness.type, delay=1.5, seed=12).start()
+    for _ in range(20_000):
+        harness.run(1.0)
+        game_state = harness.session.game
+        if game_state is not None and game_state.ended:
+            break
+    harness.run(5.0)
+    lines = harness.lines()
+    assert any(line.startswith("Opponent pace:") for line in lines[lines.index(
+        "Play again? Say yes or no."):]), "the pace was told after the question"
+    assert lines[-1] == "Play again? Say yes or no."
+
+
 def test_detail_changes_by_voice_and_is_remembered() -> None:
     harness = Harness()
     harness.type("less detail")

@@ -32,7 +32,7 @@ from voicespit.audio.speaker import Speaker
 from voicespit.engine import Rules
 from voicespit.engine.cards import Card
 from voicespit.engine.events import GameOver
-from voicespit.match.events import MatchQuit, Paused, Stamped
+from voicespit.match.events import MatchQuit, PaceChanged, Paused, Stamped
 from voicespit.match.intents import Control, ControlIntent, State
 from voicespit.match.referee import Match
 from voicespit.narration.announcement import Announcement, Cue, Priority, Verbosity
@@ -388,6 +388,12 @@ class Session:
             with self._lock:
                 if game is self.game and not game.ended:
                     self._game_ended(game, event, stamped.time)
+        elif isinstance(event, PaceChanged) and game.ended:
+            # The adaptive pace settles after the game's end, after "Play again?": the
+            # question must stay the last thing said.
+            with self._lock:
+                if game is self.game and self.question is not None:
+                    self.say(self.question.value, Priority.URGENT, topic="question")
 
     def _game_ended(self, game: GameInPlay, event: GameOver | MatchQuit, at: float) -> None:
         game.ended = True

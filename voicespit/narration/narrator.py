@@ -206,6 +206,11 @@ class Narrator:
                 text = f"Opponent pace: {pace:.1f} seconds a card."
                 if (full or requested) and reason:
                     text = f"{text[:-1]}, {reason}."
+                if not requested and state.phase is Phase.READY \
+                        and self.seat not in self._ready and not self.coached:
+                    # The adaptive pace is set after the deal: its news must not bury the
+                    # deal's prompt.
+                    text = f"{text} {READY_PROMPT}"
                 return [Announcement(text, "pace", Priority.HIGH if requested else Priority.NORMAL)]
         return []
 
