@@ -170,6 +170,15 @@ def test_round_and_game_endings_have_their_own_cues() -> None:
     assert (over.text, over.cue, over.flush) == ("Game over: opponent wins.", Cue.GAME_OVER, True)
 
 
+def test_a_blocked_round_says_why_it_ends_rather_than_spitting_again() -> None:
+    blocked = RoundOver(1, "blocked", None, "nobody can play")
+    spit = one(Narrator().narrate(blocked, spit_state()))
+    assert (spit.text, spit.cue) == (
+        "Round over: nobody can play, and no spit cards are left.", Cue.STALEMATE)
+    assert one(Narrator().narrate(blocked, speed_state())).text == \
+        "Round over: nobody can play, and no card still to come would help."
+
+
 def test_a_points_match_says_why_every_card_is_dealt_again() -> None:
     mine = one(Narrator().narrate(Redealt(0), spit_state()))
     theirs = one(Narrator().narrate(Redealt(1), spit_state()))

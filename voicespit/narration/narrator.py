@@ -163,7 +163,7 @@ class Narrator:
                 return [Announcement("" if terse else word, "countdown", Priority.URGENT,
                                      Cue.COUNTDOWN, line=word, flush=True)]
             case RoundOver():
-                return [self._round_over(event)]
+                return [self._round_over(event, state)]
             case SlapWindowOpened(smaller_pile=smaller):
                 if isinstance(state, SpitState) and not state.rules.slap:
                     return [self._choose_now(smaller, state.chooser, terse)]
@@ -287,13 +287,16 @@ class Narrator:
             text = f"{text} {READY_PROMPT}"
         return [Announcement(text, f"ready:{player}", Priority.NORMAL, about=player)]
 
-    def _round_over(self, event: RoundOver) -> Announcement:
+    def _round_over(self, event: RoundOver, state: State) -> Announcement:
         if event.end == "cleared" and event.first_out is not None:
             won = event.first_out == self.seat
             what = "you're out!" if won else "opponent is out."
             cue = Cue.ROUND_WON if won else Cue.ROUND_LOST
         else:
-            what, cue = "nobody can play.", Cue.STALEMATE
+            # Why this is the end and not one more spit: what a sighted player sees.
+            why = "no spit cards are left" if isinstance(state, SpitState) \
+                else "no card still to come would help"
+            what, cue = f"nobody can play, and {why}.", Cue.STALEMATE
         return Announcement(f"Round over: {what}", "round", Priority.URGENT, cue, flush=True)
 
     def _slap_now(self, smaller: int | None, terse: bool) -> Announcement:
