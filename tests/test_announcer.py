@@ -50,7 +50,7 @@ def test_the_mirror_can_stamp_each_line_with_the_game_time() -> None:
     announcer = Announcer(Narrator(), RecordingSpeaker(), mirror)
     state = new_game(Rules.for_game("spit", ()), random.Random(1))
     announcer.answer("count", state)
-    assert stream.getvalue() == "   12.500  Cards left: you 26, opponent 26.\n"
+    assert stream.getvalue() == "   12.500  Cards left: you 26, opponent 26. Say ready.\n"
 
 
 def test_with_no_audio_device_the_game_still_speaks_in_text() -> None:
