@@ -7,7 +7,13 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from voicespit.audio.tts import OPPONENT_VOICE, YOUR_VOICE, Pyttsx3Renderer, Voice
+from voicespit.audio.tts import (
+    OPPONENT_VOICE,
+    YOUR_VOICE,
+    Pyttsx3Renderer,
+    SpeechRenderError,
+    Voice,
+)
 
 PHRASE = "Left: nine. Right: four."
 
@@ -99,3 +105,19 @@ def test_a_new_renderer_speaks_in_your_voice_whatever_the_last_one_chose(
     finally:
         fresh.close()
     assert again == pytest.approx(yours, rel=0.1)
+
+
+def test_an_engine_that_cannot_start_is_told_in_plain_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The machine's espeak library missing is what makes pyttsx3.init fail for real;
+    # the library's own words (a file name) must stay in the detail, out of the message.
+    import pyttsx3
+
+    def broken_init(*args: object, **kwargs: object) -> None:
+        raise OSError("libespeak.so.1: cannot open shared object file")
+
+    monkeypatch.setattr(pyttsx3, "init", broken_init)
+    with pytest.raises(SpeechRenderError) as caught:
+        Pyttsx3Renderer()
+    assert str(caught.value) == "the speech engine did not start"
+    assert "libespeak.so.1" in caught.value.detail

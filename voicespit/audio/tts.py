@@ -100,11 +100,14 @@ class Pyttsx3Renderer:
         try:
             import pyttsx3
         except ImportError as error:  # pragma: no cover - pyttsx3 is a dependency
-            raise SpeechRenderError(f"pyttsx3 is not installed: {error}") from error
+            raise SpeechRenderError("the speech engine is not installed",
+                                    detail=f"pyttsx3: {error}") from error
         try:
             self._engine = pyttsx3.init()
         except Exception as error:
-            raise SpeechRenderError(f"the speech engine did not start: {error}") from error
+            # The engine's own words name libraries and files: kept for the log.
+            raise SpeechRenderError("the speech engine did not start",
+                                    detail=f"pyttsx3.init: {error}") from error
         driver_module = sys.modules.get(f"pyttsx3.drivers.{self._engine.driver_name}")
         if driver_module is not None:
             _shadow_print(driver_module)
