@@ -80,8 +80,10 @@ def overview(game: str) -> list[str]:
     sentences = [
         f"Say a card and a pile, like {say(Verb.PLAY, rank=6, pile=0)}.",
         f"Say just {say(Verb.PLAY, rank=6)} when it fits only one pile.",
-        f"Say {say(Verb.SPIT)} to turn new cards onto the piles, to start or when nobody "
-        "can play.",
+        # Every deal asks for "ready"; spit also starts a round, but leading with it
+        # told the player one thing and the deal another.
+        f"Say {say(Verb.READY)} to start a round, and {say(Verb.SPIT)} to turn new cards "
+        "onto the piles when nobody can play.",
     ]
     if game == "spit":
         sentences.append(f"When a round ends, say {say(Verb.SLAP, pile=0)} or "
