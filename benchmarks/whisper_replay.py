@@ -69,9 +69,10 @@ class _Recording(WhisperRecognizer):
         return super()._final(answer)
 
 
-def record(split: str, out: Path, every: int, offset: int = 0) -> None:
+def record(split: str, out: Path, every: int, offset: int = 0,
+           compute_type: str | None = None) -> None:
     """Writes a header, then one pickle per file as it is done (a partial recording
-    replays too)."""
+    replays too). `compute_type`: the encoder's (None: the recognizer's own)."""
     from voicespit.speech.recognizers.whisper_model import WhisperModel
 
     # Wide pruning, so that replays can narrow it (`Rule.within`).
@@ -81,7 +82,9 @@ def record(split: str, out: Path, every: int, offset: int = 0) -> None:
                                    prune_within=RECORDED_WITHIN,
                                    cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0),
                                    fitted_acceptance=False)
-    recognizer = _Recording(WhisperModel.load(), settings=settings)
+    model = WhisperModel.load() if compute_type is None else \
+        WhisperModel.load(compute_type=compute_type)
+    recognizer = _Recording(model, settings=settings)
     table = recognizer.table
     with out.open("wb") as file:
         pickle.dump({"split": split, "sentences": list(table.sentences),
@@ -253,6 +256,8 @@ def main() -> None:
                           help="starting from this one (the espeak-ng splits list each "
                                "sentence in every condition in turn)")
     recorder.add_argument("--out", type=Path, required=True)
+    recorder.add_argument("--compute-type", choices=("int8", "float32"),
+                          help="the encoder's precision (default: the recognizer's)")
     replayer = commands.add_parser("replay")
     replayer.add_argument("recordings", type=Path, nargs="+")
     replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
@@ -267,7 +272,7 @@ def main() -> None:
                           help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.split, args.out, args.every, args.offset)
+        record(args.split, args.out, args.every, args.offset, args.compute_type)
         return
     recordings = [load(path) for path in args.recordings]
     rules = grid([float(m) for m in args.margins.split(",")],
