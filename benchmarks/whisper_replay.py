@@ -5,7 +5,9 @@
 
 `record` streams a split through the Whisper recognizer exactly as the game
 does, with refusal off (so every utterance ends in a final), and saves each
-final's scores and what the PocketSphinx cross-check heard. `replay` applies the
+final's scores, those of the second look's shifted window (scored for every final,
+so that the second look replays: `Rule.second_look_from`) and what the PocketSphinx
+cross-check heard. `replay` applies the
 game's own rule (`whisper_choice.choose`, `CrossCheck.needed`) over a grid of
 margins, pruning distances, PocketSphinx cross-checks and deficit limits and
 prints, per recording and setting, accuracy, wrong and refused per condition
