@@ -62,6 +62,8 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
                                               room_start_spreads=0.0)),
     "whisper without longer waits in noise": dataclasses.replace(
         WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, noisy_extra_frames=0)),
+    # The default until this round: a doubtful refusal is not scored again.
+    "whisper without the second look": dataclasses.replace(WHISPER, second_look_from=None),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -107,11 +108,18 @@ def _row(name: str, rates: dict[str, float]) -> str:
 
 
 def _compare(recordings: list[dict[str, Any]], model: AcceptanceModel,
-             models_left_out: list[AcceptanceModel] | None = None) -> None:
+             models_left_out: list[AcceptanceModel] | None = None,
+             second_looks: Sequence[float] = ()) -> None:
     for index, recording in enumerate(recordings):
         print(f"\n{recording['split']} ({len(recording['files'])} files)")
         print(_row("hand rule", replay(recording, HAND_RULE)))
         print(_row(f"model at {model.threshold:.2f}", replay(recording, Rule(0, 0, acceptance=model))))
+        for looking in second_looks:
+            for bar in (0.0, WhisperSettings.second_look_bar):
+                rule = Rule(0, 0, acceptance=model, second_look_from=looking,
+                            second_look_bar=bar)
+                print(_row(f"model, second look from {looking:.2f} (bar {bar:.2f})",
+                           replay(recording, rule)))
         if models_left_out is not None:
             left_out = models_left_out[index]
             print(_row(f"model fitted without it, at {left_out.threshold:.2f}",
@@ -140,10 +148,15 @@ def main() -> None:
     fitter.add_argument("--write", action="store_true", help=f"write {FITTED.name}")
     comparer = commands.add_parser("compare")
     comparer.add_argument("recordings", type=Path, nargs="+")
+    for command in (fitter, comparer):
+        command.add_argument("--second-looks", default="",
+                             help="comma-separated probabilities from which a refusal looks "
+                                  "again (WhisperSettings.second_look_from), a row each")
     args = parser.parse_args()
     recordings = merged([load(path) for path in args.recordings])
+    second_looks = [float(value) for value in args.second_looks.split(",") if value]
     if args.command == "compare":
-        _compare(recordings, AcceptanceModel.fitted())
+        _compare(recordings, AcceptanceModel.fitted(), second_looks=second_looks)
         return
     model = fitted(recordings, args.l2, args.cost)
     print("weights (standardized features):")
@@ -153,7 +166,7 @@ def main() -> None:
     left_out = [fitted([other for other in recordings if other is not recording], args.l2,
                        args.cost)
                 if len(recordings) > 1 else model for recording in recordings]
-    _compare(recordings, model, left_out)
+    _compare(recordings, model, left_out, second_looks)
     if args.write:
         provenance: dict[str, object] = {
             "command": "python -m benchmarks.whisper_acceptance fit "

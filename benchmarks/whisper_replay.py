@@ -5,7 +5,9 @@
 
 `record` streams a split through the Whisper recognizer exactly as the game
 does, with refusal off (so every utterance ends in a final), and saves each
-final's scores and what the PocketSphinx cross-check heard. `replay` applies the
+final's scores, those of the second look's shifted window (scored for every final,
+so that the second look replays: `Rule.second_look_from`) and what the PocketSphinx
+cross-check heard. `replay` applies the
 game's own rule (`whisper_choice.choose`, `CrossCheck.needed`) over a grid of
 margins, pruning distances, PocketSphinx cross-checks and deficit limits and
 prints, per recording and setting, accuracy, wrong and refused per condition
@@ -33,12 +35,17 @@ from benchmarks.speech import CORPUS
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.transcription import read_corpus, transcribe
-from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel, acts_on
+from voicespit.speech.recognizers.whisper_acceptance import (
+    AcceptanceModel,
+    acts_on,
+    second_look_due,
+)
 from voicespit.speech.recognizers.whisper_choice import (
     Choice,
     CommandTable,
     CrossCheck,
     WindowScores,
+    averaged,
     choose,
 )
 from voicespit.speech.recognizers.whisper_recognizer import (
@@ -51,27 +58,45 @@ RECORDED_WITHIN = 8.0
 
 
 class _Recording(WhisperRecognizer):
-    """The recognizer, keeping the window scores of every final it gives."""
+    """The recognizer, keeping the window scores of every final it gives, and those of
+    the second look's shifted window (`WhisperSettings.second_look_shift`), which the
+    recording scores for every final so that `Rule.second_look_from` replays."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.kept: list[dict[str, Any]] = []
+        self._second: dict[int, WindowScores] = {}
+        self._scoring_second = False
+
+    def _score_window(self, audio: np.ndarray) -> WindowScores:
+        window = super()._score_window(audio)
+        if not self._scoring_second:
+            self._scoring_second = True
+            try:
+                self._second = {id(window): super()._score_window(self._shifted(audio))}
+            finally:
+                self._scoring_second = False
+        return window
 
     def _final(self, answer: Scored) -> Recognition:
         assert answer.window is not None, "every scoring keeps its window"
+        second = self._second.get(id(answer.window))
+        assert second is not None, "every scoring has its second look"
         self.kept.append({
             "totals": answer.window.totals.astype(np.float32),
             "deficits": answer.window.deficits.astype(np.float32),
             "pooled": answer.window.pooled.astype(np.float32),
+            "second": (second.totals.astype(np.float32), second.deficits.astype(np.float32)),
             "speech_seconds": answer.speech_seconds,
             "above_floor_db": answer.above_floor_db,
             "pocketsphinx": answer.heard_by_pocketsphinx})
         return super()._final(answer)
 
 
-def record(split: str, out: Path, every: int, offset: int = 0) -> None:
+def record(split: str, out: Path, every: int, offset: int = 0,
+           compute_type: str | None = None) -> None:
     """Writes a header, then one pickle per file as it is done (a partial recording
-    replays too)."""
+    replays too). `compute_type`: the encoder's (None: the recognizer's own)."""
     from voicespit.speech.recognizers.whisper_model import WhisperModel
 
     # Wide pruning, so that replays can narrow it (`Rule.within`).
@@ -81,7 +106,9 @@ def record(split: str, out: Path, every: int, offset: int = 0) -> None:
                                    prune_within=RECORDED_WITHIN,
                                    cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0),
                                    fitted_acceptance=False)
-    recognizer = _Recording(WhisperModel.load(), settings=settings)
+    model = WhisperModel.load() if compute_type is None else \
+        WhisperModel.load(compute_type=compute_type)
+    recognizer = _Recording(model, settings=settings)
     table = recognizer.table
     with out.open("wb") as file:
         pickle.dump({"split": split, "sentences": list(table.sentences),
@@ -119,6 +146,11 @@ class Rule:
     """How PocketSphinx's recorded decode sets the margin (None: Whisper alone)."""
     acceptance: AcceptanceModel | None = None
     """A fitted acceptance model deciding instead of the margins and deficit above."""
+    second_look_from: float | None = None
+    """`WhisperSettings.second_look_from`: a refusal this doubtful looks again (on the
+    recording's shifted window; recordings without one never do)."""
+    second_look_bar: float = WhisperSettings.second_look_bar
+    """`WhisperSettings.second_look_bar`."""
 
     def accepts(self, choice: Choice, final: dict[str, Any], tokens: int) -> bool:
         """Whether this rule acts on `choice`, the best command of a recorded final."""
@@ -127,6 +159,35 @@ class Rule:
                        recorded_log_probability(final, choice, tokens), final["speech_seconds"],
                        final["above_floor_db"], model=self.acceptance, margin=self.margin,
                        cross_check=self.cross_check, deficit_per_token=self.deficit)
+
+    def decide(self, choice: Choice, final: dict[str, Any], tokens: int,
+               table: CommandTable, lengths: np.ndarray) -> tuple[Choice, bool]:
+        """The command this rule settles on for a recorded final, and whether it acts on
+        it: `choice` and `accepts`, or, for a doubtful refusal, the same on the average
+        of the recorded window and its second look, as the recognizer does."""
+        if self.accepts(choice, final, tokens):
+            return choice, True
+        if "second" not in final or not second_look_due(
+                choice, final["pocketsphinx"] or "", tokens,
+                recorded_log_probability(final, choice, tokens), final["speech_seconds"],
+                final["above_floor_db"], model=self.acceptance,
+                from_probability=self.second_look_from):
+            return choice, False
+        first = _window(final, table, self, lengths)
+        totals, deficits = (np.asarray(values, dtype=np.float64) for values in final["second"])
+        totals = totals + (self.token_bonus - WhisperSettings.token_bonus) * lengths
+        second = WindowScores(totals, deficits, table.pool(totals), within=first.within)
+        window = averaged([first, second], table)
+        again = choose(window, table)
+        tokens = int(lengths[again.form])
+        log_probability = float(window.totals[again.form]) - WhisperSettings.token_bonus * tokens
+        assert self.acceptance is not None, "only the model looks again"
+        model = dataclasses.replace(self.acceptance,
+                                    threshold=self.acceptance.threshold + self.second_look_bar)
+        return again, acts_on(again, final["pocketsphinx"] or "", tokens, log_probability,
+                              final["speech_seconds"], final["above_floor_db"],
+                              model=model, margin=self.margin,
+                              cross_check=self.cross_check, deficit_per_token=self.deficit)
 
 
 def recorded_log_probability(final: dict[str, Any], choice: Choice, tokens: int) -> float:
@@ -158,19 +219,25 @@ def choices(recording: dict[str, Any], rule: Rule) -> Iterator[tuple[dict[str, A
     bonus and pruning, with the length in tokens of its best written form."""
     table = CommandTable.build(recording["sentences"], recording["sentence_of"])
     lengths = form_lengths(recording)
-    extra = (rule.token_bonus - WhisperSettings.token_bonus) * lengths
     for file in recording["files"]:
         found = []
         for final in file["finals"]:
-            totals, deficits, pooled = (_first_window(final[key])
-                                        for key in ("totals", "deficits", "pooled"))
-            if rule.token_bonus != WhisperSettings.token_bonus:
-                totals = totals + extra
-                pooled = table.pool(totals)
-            choice = choose(WindowScores(totals, deficits, pooled,
-                                         within=min(rule.within, RECORDED_WITHIN)), table)
+            choice = choose(_window(final, table, rule, lengths), table)
             found.append((choice, int(lengths[choice.form])))
         yield file, found
+
+
+def _window(final: dict[str, Any], table: CommandTable, rule: Rule,
+            lengths: np.ndarray | None = None) -> WindowScores:
+    """A recorded final's window under `rule`'s pruning (and token bonus: `lengths`
+    needed when it is not the recording's)."""
+    totals, deficits, pooled = (_first_window(final[key])
+                                for key in ("totals", "deficits", "pooled"))
+    if rule.token_bonus != WhisperSettings.token_bonus:
+        assert lengths is not None
+        totals = totals + (rule.token_bonus - WhisperSettings.token_bonus) * lengths
+        pooled = table.pool(totals)
+    return WindowScores(totals, deficits, pooled, within=min(rule.within, RECORDED_WITHIN))
 
 
 def replay(recording: dict[str, Any], rule: Rule,
@@ -178,11 +245,14 @@ def replay(recording: dict[str, Any], rule: Rule,
     """The rates of `rule` over the recording; each wrong or chatter command taken is
     described in `confusions` when given."""
     outcome: dict[str, list[str]] = {}
+    table = CommandTable.build(recording["sentences"], recording["sentence_of"])
+    lengths = form_lengths(recording)
     for file, found in choices(recording, rule):
         commands = []
         taken = []
-        for final, (choice, tokens) in zip(file["finals"], found, strict=True):
-            if rule.accepts(choice, final, tokens):
+        for final, (first, tokens) in zip(file["finals"], found, strict=True):
+            choice, accepted = rule.decide(first, final, tokens, table, lengths)
+            if accepted:
                 command = command_in(choice.sentence)
                 if command is not None:
                     commands.append(command)
@@ -253,6 +323,8 @@ def main() -> None:
                           help="starting from this one (the espeak-ng splits list each "
                                "sentence in every condition in turn)")
     recorder.add_argument("--out", type=Path, required=True)
+    recorder.add_argument("--compute-type", choices=("int8", "float32"),
+                          help="the encoder's precision (default: the recognizer's)")
     replayer = commands.add_parser("replay")
     replayer.add_argument("recordings", type=Path, nargs="+")
     replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
@@ -267,7 +339,7 @@ def main() -> None:
                           help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.split, args.out, args.every, args.offset)
+        record(args.split, args.out, args.every, args.offset, args.compute_type)
         return
     recordings = [load(path) for path in args.recordings]
     rules = grid([float(m) for m in args.margins.split(",")],

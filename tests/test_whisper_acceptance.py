@@ -19,6 +19,7 @@ from voicespit.speech.recognizers.whisper_acceptance import (
     AcceptanceModel,
     evidence,
     fit,
+    second_look_due,
 )
 from voicespit.speech.recognizers.whisper_choice import Choice
 
@@ -87,3 +88,18 @@ def test_a_model_over_other_features_is_refused() -> None:
     data["features"] = data["features"][:-1]
     with pytest.raises(ValueError, match="other features"):
         AcceptanceModel.from_json(json.dumps(data))
+
+
+def test_only_a_doubtful_refusal_gets_a_second_look() -> None:
+    model = AcceptanceModel.fitted()
+    clear = (choice("nine", 3.0, confidence=0.95), "nine", 2, -0.5, 0.5, 35.0)
+    hopeless = (choice("nine", 0.0, confidence=0.3, close_rivals=5), "five on left", 2, -9.0,
+                0.5, 10.0)
+    assert model.accepts(evidence(*clear))
+    assert not second_look_due(*clear, model=model, from_probability=0.0), "already accepted"
+    assert not model.accepts(evidence(*hopeless))
+    probability = model.probability(evidence(*hopeless))
+    assert second_look_due(*hopeless, model=model, from_probability=probability)
+    assert not second_look_due(*hopeless, model=model, from_probability=probability + 0.01)
+    assert not second_look_due(*hopeless, model=model, from_probability=None)
+    assert not second_look_due(*hopeless, model=None, from_probability=0.0), "the hand rule"

@@ -16,6 +16,7 @@ from voicespit.speech.recognizers.whisper_choice import (
     CommandTable,
     CrossCheck,
     WindowScores,
+    averaged,
     choose,
     log_sum,
 )
@@ -69,6 +70,19 @@ def test_a_pruned_command_counts_as_close_as_it_could_be() -> None:
     alone = window([-1.0, -math.inf, -math.inf, -math.inf, -math.inf, -math.inf, -math.inf,
                     -math.inf], within=4.0)
     assert choose(alone, TABLE).margin == pytest.approx(4.0), "not infinity"
+
+
+def test_a_second_look_averages_the_windows_and_keeps_what_either_pruned_pruned() -> None:
+    first = window([-1.0, -3.0, -2.0, -math.inf, -5.0, -5.0, -6.0, -6.0], within=6.0)
+    second = window([-3.0, -3.0, -1.0, -4.0, -5.0, -7.0, -6.0, -6.0], within=5.0)
+    both = averaged([first, second], TABLE)
+    assert both.totals.tolist() == [-2.0, -3.0, -1.5, -math.inf, -5.0, -6.0, -6.0, -6.0]
+    assert both.deficits[3] == math.inf and both.deficits[0] == 0.0
+    assert both.pooled.tolist() == TABLE.pool(both.totals).tolist()
+    assert both.within == 5.0, "the narrower pruning bounds what the average knows"
+    # The first window alone prefers ace on left; eight on left holds better across both.
+    assert choose(averaged([first, first], TABLE), TABLE).sentence == "ace on left"
+    assert choose(both, TABLE).sentence == "eight on left"
 
 
 def test_the_cross_check_sets_the_margin_by_what_pocketsphinx_heard() -> None:

@@ -108,6 +108,49 @@ def test_without_a_usable_pocketsphinx_whisper_decides_alone(whisper_model: Whis
     assert math.isnan(finals[0].scores["pocketsphinx_agrees"])  # type: ignore[index]
 
 
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_a_doubtful_refusal_is_scored_again_on_a_shifted_window(whisper_model: WhisperModel,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    looking = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
+        WhisperSettings(), second_look_from=0.0, second_look_shift=0.02))
+    assert looking._acceptance is not None
+    # A model that accepts nothing: every scoring is a doubtful refusal.
+    looking._acceptance = dataclasses.replace(looking._acceptance, threshold=1.01)
+    windows: list[int] = []
+    scorings: list[int] = []
+    score_window, score = looking._score_window, looking._score
+
+    def counted_window(audio: np.ndarray) -> object:
+        windows.append(len(audio))
+        return score_window(audio)
+
+    def counted_score() -> object:
+        scorings.append(len(windows))
+        return score()
+
+    monkeypatch.setattr(looking, "_score_window", counted_window)
+    monkeypatch.setattr(looking, "_score", counted_score)
+    pcm, _ = read_wav(REAL_VOICES / "5_jackson_0.wav")
+    finals = hear(looking, pcm)
+    assert finals and all(final.rejected for final in finals)
+    assert scorings and len(windows) == 2 * len(scorings), "one second look per scoring"
+    assert windows[1] == windows[0] - round(0.02 * SAMPLE_RATE), "the start moved 20 ms"
+    # The shipped model accepts this clear "five" at once: no second look.
+    accepting = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
+        WhisperSettings(), second_look_from=0.0))
+    calls: list[int] = []
+    plain_window = accepting._score_window
+
+    def counted(audio: np.ndarray) -> object:
+        calls.append(len(audio))
+        return plain_window(audio)
+
+    monkeypatch.setattr(accepting, "_score_window", counted)
+    assert commands_of(hear(accepting, pcm)) == [Command.play(4)]
+    assert len(calls) == 1
+
+
 def test_a_damaged_acceptance_model_is_a_plain_error(whisper_model: WhisperModel,
                                                      tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:

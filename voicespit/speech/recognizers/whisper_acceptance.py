@@ -87,6 +87,19 @@ def acts_on(choice: Choice, heard: str | None, tokens: int, log_probability: flo
     return choice.margin >= needed and choice.deficit_per_token <= deficit_per_token
 
 
+def second_look_due(choice: Choice, heard: str | None, tokens: int, log_probability: float,
+                    speech_seconds: float, above_floor_db: float, *,
+                    model: AcceptanceModel | None, from_probability: float | None) -> bool:
+    """Whether a command `model` refuses is doubtful enough to be scored again on a
+    shifted window (`whisper_choice.averaged`): its probability at least
+    `from_probability` (None: never), below the model's threshold."""
+    if model is None or from_probability is None:
+        return False
+    probability = model.probability(evidence(choice, heard, tokens, log_probability,
+                                             speech_seconds, above_floor_db))
+    return from_probability <= probability < model.threshold
+
+
 @dataclass(frozen=True)
 class AcceptanceModel:
     """Logistic regression over standardized `evidence`, and the probability to act on."""

@@ -120,6 +120,19 @@ def choose(window: WindowScores, table: CommandTable) -> Choice:
                   runner_up_command, rivals)
 
 
+def averaged(windows: Sequence[WindowScores], table: CommandTable) -> WindowScores:
+    """The mean of several windows' scores of the same written forms (a second look
+    at one utterance on a shifted window): a form pruned in any of them stays pruned,
+    and the commands are pooled again."""
+    totals = np.asarray([window.totals for window in windows], dtype=np.float64)
+    deficits = np.asarray([window.deficits for window in windows], dtype=np.float64)
+    scored = np.isfinite(totals).all(axis=0)
+    mean = np.where(scored, np.where(scored, totals, 0.0).mean(axis=0), -np.inf)
+    deficit = np.where(scored, np.where(scored, deficits, 0.0).mean(axis=0), np.inf)
+    return WindowScores(mean, deficit, table.pool(mean),
+                        within=min(window.within for window in windows))
+
+
 def log_sum(values: np.ndarray) -> float:
     """log(sum(exp(values))), ignoring -inf."""
     finite = values[np.isfinite(values)]
