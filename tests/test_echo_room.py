@@ -3,7 +3,7 @@ command. The real narration, mixer, reference, WebRTC canceller, talk detector, 
 mask, listener and the default recognizer (Whisper), in real block order. Behaviour
 only: the figures (and speed) are the benchmark's, `python -m benchmarks.echo`.
 
-Issue 12 asks for no command at all from the narration. A minute of it is what a test
+Issue 12 asks for no command at all from the narration. A minute or two of it is what a test
 can afford (the whole match in every room is the benchmark's: README, "Listening while
 the game speaks"), so this checks what the mask achieves against the same minute without
 it, and that the live room's first minute gives no command even without the near-end
@@ -23,19 +23,21 @@ from benchmarks.room import RoomCondition
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (data_dir() / "real-voices").is_dir(), reason="needs the shared real voices and noise")]
 
-LIVELY_LOUD_ROOM = RoomCondition(0.5, 45.0, 10.0)
 LIVE_LOUD_ROOM = RoomCondition(0.8, 80.0, 10.0)
 
 
-def narration_alone(mask_echo: bool, self_echo: bool = True,
-                    room: RoomCondition = LIVELY_LOUD_ROOM) -> Outcome:
-    outcome = run(Job(room, "always", False, "tuning", "auto", "webrtc", 60.0,
+def narration_alone(mask_echo: bool, self_echo: bool = True) -> Outcome:
+    outcome = run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 120.0,
                       mask_echo=mask_echo, self_echo=self_echo))
     assert outcome.said_again == 0  # nobody spoke, so nobody is asked to say it again
     return outcome
 
 
 def test_the_echo_mask_keeps_most_of_the_games_own_narration_from_being_commands() -> None:
+    # Two minutes of the live room: the narration is rendered afresh whenever its code
+    # changes, and espeak-ng's few samples of jitter moved the lively room's first minute
+    # from 3 commands unmasked to none, which left nothing for the mask to show. In the
+    # live room two minutes gave 13 unmasked (and 0 masked) on the render that gave none.
     unmasked = narration_alone(mask_echo=False, self_echo=False).false_commands
     masked = narration_alone(mask_echo=True, self_echo=False).false_commands
     assert unmasked >= 3, "the canceller's residual alone is taken for commands"
