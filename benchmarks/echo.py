@@ -165,6 +165,8 @@ class Job:
     """How far under the player the room's noise is (a quiet room: 40)."""
     record: bool = False
     """Run Whisper refusing nothing and keep every final's scores (`echo_record`)."""
+    over_game: bool = True
+    """Let the over-the-game model decide on commands heard over the game (`over_game`)."""
 
     @property
     def name(self) -> str:
@@ -202,6 +204,10 @@ class Outcome:
     """Hushes put back with no barge-in (the detector's suspicion was not the player)."""
     unvoiced_refusals: int = 0
     """Commands refused for too little of the player's voice (`near_end`)."""
+    over_game_taken: int = 0
+    """Results Whisper refused that the over-the-game model acted on (`over_game`)."""
+    over_game_refused: int = 0
+    """Results Whisper accepted that the over-the-game model refused."""
     stop_latencies_ms: list[float] = field(default_factory=list)
     """From the player's first sound to the announcement stopping (the hush not counted)."""
     heard: list[dict[str, Any]] = field(default_factory=list)
@@ -295,6 +301,8 @@ def run(job: Job) -> Outcome:
                         mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
+    if job.record or not job.over_game:  # a recording refuses nothing
+        listener.over_game = None
     if job.record:  # every frame judgement of the run, to describe each final afterwards
         listener.evidence = NearEndEvidence(keep=duration + 60.0)
     listener.start()
@@ -312,6 +320,8 @@ def run(job: Job) -> Outcome:
         outcome.hushes = listener.talk_over.hushes
         outcome.false_hushes = listener.talk_over.false_hushes
     outcome.unvoiced_refusals = listener.unvoiced_refusals
+    outcome.over_game_taken = listener.over_game_taken
+    outcome.over_game_refused = listener.over_game_refused
     return outcome
 
 
@@ -448,7 +458,8 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     jobs = []
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
               "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
-              "noise_below_db": args.noise_below, "record": args.record is not None}
+              "noise_below_db": args.noise_below, "record": args.record is not None,
+              "over_game": not args.no_over_game}
     for mode in args.mode or ["always"]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
@@ -592,6 +603,9 @@ def main() -> None:
                              "baseline)")
     parser.add_argument("--no-hush", action="store_true",
                         help="never hush the game on a suspicion, only stop it (the baseline)")
+    parser.add_argument("--no-over-game", action="store_true",
+                        help="let Whisper decide on commands heard over the game too "
+                             "(the over-the-game model's baseline)")
     parser.add_argument("--near-end-minimum", type=float, default=None,
                         help="least share of a command's frames that are the player's voice")
     parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,
