@@ -57,6 +57,7 @@ from benchmarks.room import (
 from voicespit.config import PROJECT_ROOT
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
+from voicespit.speech.listening import over_game
 from voicespit.speech.listening.barge_in import TalkDetector
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
@@ -165,8 +166,9 @@ class Job:
     """How far under the player the room's noise is (a quiet room: 40)."""
     record: bool = False
     """Run Whisper refusing nothing and keep every final's scores (`echo_record`)."""
-    over_game: bool = True
-    """Let the over-the-game model decide on commands heard over the game (`over_game`)."""
+    over_game: bool = False
+    """Let the over-the-game model decide on commands heard over the game (`over_game`; the
+    game does not yet)."""
 
     @property
     def name(self) -> str:
@@ -301,8 +303,8 @@ def run(job: Job) -> Outcome:
                         mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
-    if job.record or not job.over_game:  # a recording refuses nothing
-        listener.over_game = None
+    if job.over_game and not job.record and listener.mask is not None:  # a recording
+        listener.over_game = over_game.fitted()  # refuses nothing
     if job.record:  # every frame judgement of the run, to describe each final afterwards
         listener.evidence = NearEndEvidence(keep=duration + 60.0)
     listener.start()
@@ -459,7 +461,7 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
               "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
               "noise_below_db": args.noise_below, "record": args.record is not None,
-              "over_game": not args.no_over_game}
+              "over_game": args.over_game}
     for mode in args.mode or ["always"]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
@@ -603,9 +605,9 @@ def main() -> None:
                              "baseline)")
     parser.add_argument("--no-hush", action="store_true",
                         help="never hush the game on a suspicion, only stop it (the baseline)")
-    parser.add_argument("--no-over-game", action="store_true",
-                        help="let Whisper decide on commands heard over the game too "
-                             "(the over-the-game model's baseline)")
+    parser.add_argument("--over-game", action="store_true",
+                        help="let the over-the-game model (over_game.json) decide on commands "
+                             "heard over the game instead of Whisper (the game does not yet)")
     parser.add_argument("--near-end-minimum", type=float, default=None,
                         help="least share of a command's frames that are the player's voice")
     parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,
