@@ -1,8 +1,8 @@
 """Fitting the decision on commands heard over the game (`speech/listening/over_game.py`).
 
-    python -m benchmarks.echo --split tuning --record /tmp/over-game \
-        --room 0.5,45,0 --room 0.5,45,5 --room 0.5,45,10 --room 0.8,80,0 --room 0.8,80,10 \
-        --narration-seconds 240
+    python -m benchmarks.echo --split tuning --record /tmp/over-game --commands 120 \
+        --narration-seconds 240 --room 0.5,45,0 --room 0.5,45,5 --room 0.5,45,10 \
+        --room 0.8,80,10
     python -m benchmarks.over_game fit /tmp/over-game [--write]
 
 The first command runs the room benchmark on its tuning split with Whisper refusing
