@@ -23,9 +23,11 @@ import argparse
 import json
 import multiprocessing
 import os
+import pickle
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.echo_record import recording_recognizer, span, to_recording
 from benchmarks.make_corpus import SPLITS, speak, trim
 from benchmarks.room import (
     NOISE_BELOW_PLAYER_DB,
@@ -54,14 +57,18 @@ from benchmarks.room import (
 from voicespit.config import PROJECT_ROOT
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
+from voicespit.speech.listening import over_game
+from voicespit.speech.listening.barge_in import TalkDetector
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.listener import Listener
+from voicespit.speech.listening.near_end import NearEndEvidence
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.listening.talk_over import TalkHooks
-from voicespit.speech.recognizer import Recognition
+from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, Recognizer
 from voicespit.speech.recognizers.select import make_recognizer
+from voicespit.speech.signal import FRAME
 
 DATA = PROJECT_ROOT.parent / "shared" / "data"
 VOICES = DATA / "real-voices" / "fsdd-dev"
@@ -75,7 +82,13 @@ MODES = ("always", "echo_guard", "unguarded")
 """always: the canceller and barge-in; echo_guard: deaf while speaking (the fallback);
 unguarded: listening through the game's voice with nothing done about it (what would
 happen without either)."""
-DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard")
+DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard", "recorded")
+LOSSES = ("not found", "found, nothing heard", "doubtful, right", "doubtful, other",
+          "near-end", "self-echo")
+"""Where a command that was neither right nor wrong was lost: the talk detector never
+found the player during it; it did, but the recognizer gave no result; Whisper refused
+its result as doubtful (the right command, or another); the listener refused it for
+too little of the player's voice (`near_end`) or as the game's own words (`self_echo`)."""
 """Outcome fields left out of the JSON summary (kept for --dump)."""
 WINDOW_AFTER = 2.5
 """A result up to this long after a command's end belongs to it."""
@@ -151,6 +164,20 @@ class Job:
     """The listener's least share of the player's frames in a command (None: its default)."""
     noise_below_db: float = NOISE_BELOW_PLAYER_DB
     """How far under the player the room's noise is (a quiet room: 40)."""
+    record: bool = False
+    """Run Whisper refusing nothing and keep every final's scores (`echo_record`)."""
+    over_game: bool = False
+    """Let the over-the-game model decide on commands heard over the game (`over_game`; the
+    game does not yet)."""
+
+    @property
+    def name(self) -> str:
+        """The job's name in recordings: split, room, what was played."""
+        if self.condition is None:
+            return f"room-{self.split}-silent"
+        room = self.condition
+        played = "commands" if self.with_commands else "narration"
+        return f"room-{self.split}-{room.rt60:g}-{room.delay_ms:g}-{room.echo_db:g}-{played}"
 
 
 @dataclass
@@ -179,10 +206,18 @@ class Outcome:
     """Hushes put back with no barge-in (the detector's suspicion was not the player)."""
     unvoiced_refusals: int = 0
     """Commands refused for too little of the player's voice (`near_end`)."""
+    over_game_taken: int = 0
+    """Results Whisper refused that the over-the-game model acted on (`over_game`)."""
+    over_game_refused: int = 0
+    """Results Whisper accepted that the over-the-game model refused."""
     stop_latencies_ms: list[float] = field(default_factory=list)
     """From the player's first sound to the announcement stopping (the hush not counted)."""
     heard: list[dict[str, Any]] = field(default_factory=list)
     """Every final result with text: what, when, its near-end share, how it was scored."""
+    lost: dict[str, int] = field(default_factory=dict)
+    """The commands neither right nor wrong, by where they were lost (`LOSSES`)."""
+    recorded: dict[str, Any] | None = None
+    """With `Job.record`: the finals in the replay format (`echo_record.to_recording`)."""
 
 
 def make_canceller(kind: str) -> Any:
@@ -255,17 +290,30 @@ def run(job: Job) -> Outcome:
     talk = TalkHooks(barge_in=barge_in if always else None,
                      player_done=far.player_done, dropped=said_again.append,
                      hush=far.hush if always and job.hush else None)
-    recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
-                                    models_dir=PROJECT_ROOT / "models")
+    if job.record:
+        recording = recording_recognizer()
+        recognizer: Recognizer = recording
+    else:
+        recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
+                                        models_dir=PROJECT_ROOT / "models")
     results: list[Recognition] = []
+    detector = FoundAt()
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
-                        talk=None if job.mode == "unguarded" else talk,
+                        talk=None if job.mode == "unguarded" else talk, detector=detector,
                         mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
+    if job.over_game and not job.record and listener.mask is not None:  # a recording
+        listener.over_game = over_game.fitted()  # refuses nothing
+    if job.record:  # every frame judgement of the run, to describe each final afterwards
+        listener.evidence = NearEndEvidence(keep=duration + 60.0)
     listener.start()
     listener.wait()
     score(outcome, placed, results, said_again, far, processing, clock_start, spans)
+    outcome.lost = losses(placed, results, detector.found_at)
+    if job.record:
+        outcome.recorded = to_recording(job.name, recording, results, placed,
+                                        listener.evidence, _owner)
     outcome.barge_ins = listener.barge_ins
     outcome.canceller_cpu = listener.echo_seconds / duration
     outcome.held_back = far.skipped
@@ -274,6 +322,8 @@ def run(job: Job) -> Outcome:
         outcome.hushes = listener.talk_over.hushes
         outcome.false_hushes = listener.talk_over.false_hushes
     outcome.unvoiced_refusals = listener.unvoiced_refusals
+    outcome.over_game_taken = listener.over_game_taken
+    outcome.over_game_refused = listener.over_game_refused
     return outcome
 
 
@@ -319,7 +369,53 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
     outcome.said_again = len(said_again)
 
 
-def _owner(start: float, end: float, placed: list[Utterance]) -> int | None:
+class FoundAt(TalkDetector):
+    """The game's talk detector, noting the stream time of each start of the player's
+    speech it finds (every block is whole 10 ms frames from the stream's start)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found_at: list[float] = []
+
+    def feed(self, cancelled: Any, microphone: Any, game_playing: bool = False,
+             far: Any = None) -> bool:
+        started = super().feed(cancelled, microphone, game_playing, far)
+        if started and self.onset_frame is not None:
+            self.found_at.append((self.onset_frame - 1) * FRAME / SAMPLE_RATE)
+        return started
+
+
+def losses(placed: list[Utterance], results: list[Recognition],
+           found_at: list[float]) -> dict[str, int]:
+    """How many commands were lost at each step (`LOSSES`): those with no result taken
+    (right or wrong) that belongs to them."""
+    finals = [r for r in results if r.is_final and r.text]
+    taken = {_owner(*span(r), placed) for r in finals
+             if not r.rejected and command_in(r.text) is not None}
+    counts = dict.fromkeys(LOSSES, 0)
+    for index, utterance in enumerate(placed):
+        if index in taken:
+            continue
+        mine = [r for r in finals if _owner(*span(r), placed) == index]
+        scored = [dict(r.scores or {}) for r in mine]
+        expected = parse(utterance.transcript)
+        if any("self_echo" in s for s in scored):
+            cause = "self-echo"
+        elif any("near_end" in s for s in scored):
+            cause = "near-end"
+        elif any(command_in(r.text) == expected for r in mine):
+            cause = "doubtful, right"
+        elif mine:
+            cause = "doubtful, other"
+        elif any(utterance.onset - HELD_BEFORE <= at <= utterance.end for at in found_at):
+            cause = "found, nothing heard"
+        else:
+            cause = "not found"
+        counts[cause] += 1
+    return counts
+
+
+def _owner(start: float, end: float, placed: Sequence[Utterance]) -> int | None:
     """The command a result heard over [start, end] belongs to: the latest one it reaches
     (it ends after the command began) that it begins no earlier than HELD_BEFORE before, and
     within WINDOW_AFTER of its end (before the next one); None: it belongs to none."""
@@ -364,7 +460,8 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     jobs = []
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
               "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
-              "noise_below_db": args.noise_below}
+              "noise_below_db": args.noise_below, "record": args.record is not None,
+              "over_game": args.over_game}
     for mode in args.mode or ["always"]:
         for condition in conditions:
             jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
@@ -444,6 +541,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
                 false_total += quiet.false_commands
                 latencies.extend(lat)
                 cpu.append(busy.canceller_cpu)
+    report_losses([o for o in outcomes if o.with_commands])
     summary.update(
         recognizer=args.recognizer, canceller=args.canceller, split=args.split,
         mask_echo=not args.no_mask, self_echo=not args.no_self_echo,
@@ -456,6 +554,30 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
         outcomes=[{k: v for k, v in asdict(o).items() if k not in DETAIL}
                   for o in outcomes])
     return summary
+
+
+def write_recordings(folder: Path, outcomes: list[Outcome]) -> None:
+    """Each job's recording in the format `whisper_replay.load` reads: header, then files."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for outcome in outcomes:
+        if outcome.recorded is None:
+            continue
+        recorded = dict(outcome.recorded)
+        files = recorded.pop("files")
+        with (folder / f"{recorded['split']}.pkl").open("wb") as out:
+            pickle.dump(recorded, out)
+            for file in files:
+                pickle.dump(file, out)
+        print(f"recorded {len(files)} files to {folder / recorded['split']}.pkl")
+
+
+def report_losses(outcomes: list[Outcome]) -> None:
+    """Where the commands neither right nor wrong were lost, run by run (`LOSSES`)."""
+    print("\n| mode | room | lost | " + " | ".join(LOSSES) + " |")
+    print("|---|---|---:|" + "---:|" * len(LOSSES))
+    for o in outcomes:
+        print(f"| {o.mode} | {o.condition} | {sum(o.lost.values())} | "
+              + " | ".join(str(o.lost.get(cause, 0)) for cause in LOSSES) + " |")
 
 
 def main() -> None:
@@ -483,6 +605,9 @@ def main() -> None:
                              "baseline)")
     parser.add_argument("--no-hush", action="store_true",
                         help="never hush the game on a suspicion, only stop it (the baseline)")
+    parser.add_argument("--over-game", action="store_true",
+                        help="let the over-the-game model (over_game.json) decide on commands "
+                             "heard over the game instead of Whisper (the game does not yet)")
     parser.add_argument("--near-end-minimum", type=float, default=None,
                         help="least share of a command's frames that are the player's voice")
     parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,
@@ -490,6 +615,9 @@ def main() -> None:
                         f"(default {NOISE_BELOW_PLAYER_DB:.0f}; a quiet room: 40)")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every result heard, with its scores, to this JSON file")
+    parser.add_argument("--record", type=Path, default=None, metavar="FOLDER",
+                        help="run Whisper refusing nothing and write each job's finals, "
+                             "in the replay format, to FOLDER/<job>.pkl (echo_record.py)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -510,7 +638,10 @@ def main() -> None:
         outcomes = list(pool.map(run, jobs))
     summary = report(outcomes, args)
     if args.dump is not None:
-        args.dump.write_text(json.dumps([asdict(o) for o in outcomes], indent=1))
+        args.dump.write_text(json.dumps([{k: v for k, v in asdict(o).items() if k != "recorded"}
+                                         for o in outcomes], indent=1))
+    if args.record is not None:
+        write_recordings(args.record, outcomes)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     if args.json:
         print(json.dumps(summary))

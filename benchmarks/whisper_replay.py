@@ -57,10 +57,11 @@ from voicespit.speech.recognizers.whisper_recognizer import (
 RECORDED_WITHIN = 8.0
 
 
-class _Recording(WhisperRecognizer):
-    """The recognizer, keeping the window scores of every final it gives, and those of
-    the second look's shifted window (`WhisperSettings.second_look_shift`), which the
-    recording scores for every final so that `Rule.second_look_from` replays."""
+class Recording(WhisperRecognizer):
+    """The recognizer, keeping the window scores of every final it gives (each final
+    says which, as its "record" score), and those of the second look's shifted window
+    (`WhisperSettings.second_look_shift`), which the recording scores for every final
+    so that `Rule.second_look_from` replays."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -90,7 +91,17 @@ class _Recording(WhisperRecognizer):
             "speech_seconds": answer.speech_seconds,
             "above_floor_db": answer.above_floor_db,
             "pocketsphinx": answer.heard_by_pocketsphinx})
-        return super()._final(answer)
+        result = super()._final(answer)
+        return dataclasses.replace(result, scores={**(result.scores or {}),
+                                                   "record": float(len(self.kept) - 1)})
+
+
+RECORDING_SETTINGS = dataclasses.replace(
+    WhisperSettings(), margin=0.0, deficit_per_token=1e9, prune_within=RECORDED_WITHIN,
+    cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0), fitted_acceptance=False)
+"""Refusing nothing, so every utterance ends in a final: wide pruning, so that replays
+can narrow it (`Rule.within`); PocketSphinx's cross-check decode kept with no margin,
+so that every rule of `CrossCheck` replays over it."""
 
 
 def record(split: str, out: Path, every: int, offset: int = 0,
@@ -99,16 +110,9 @@ def record(split: str, out: Path, every: int, offset: int = 0,
     replays too). `compute_type`: the encoder's (None: the recognizer's own)."""
     from voicespit.speech.recognizers.whisper_model import WhisperModel
 
-    # Wide pruning, so that replays can narrow it (`Rule.within`).
-    # PocketSphinx's cross-check decode is kept too, with no margin, so that every rule
-    # of `CrossCheck` replays over it.
-    settings = dataclasses.replace(WhisperSettings(), margin=0.0, deficit_per_token=1e9,
-                                   prune_within=RECORDED_WITHIN,
-                                   cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0),
-                                   fitted_acceptance=False)
     model = WhisperModel.load() if compute_type is None else \
         WhisperModel.load(compute_type=compute_type)
-    recognizer = _Recording(model, settings=settings)
+    recognizer = Recording(model, settings=RECORDING_SETTINGS)
     table = recognizer.table
     with out.open("wb") as file:
         pickle.dump({"split": split, "sentences": list(table.sentences),

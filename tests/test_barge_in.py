@@ -201,3 +201,57 @@ def test_while_the_player_is_only_suspected_the_mask_holds_longer() -> None:
                           talking=True)
     assert len(confirmed) == 31 and all(j.heard for j in confirmed), \
         "the command goes through from before the suspicion"
+
+
+def test_what_is_heard_around_the_player_found_is_not_learnt_as_the_games_residual() -> None:
+    # The residual's loudest 1 % sets the bar. A voice under it for ten frames before the
+    # player is found, learnt as the game's, would raise the bar for the next command.
+    rng = np.random.default_rng(5)
+
+    def at(db: float, frames: int) -> np.ndarray:
+        rms = 32768.0 * 10 ** (db / 20)
+        return np.clip(rng.standard_normal(160 * frames) * rms, -32768, 32767).astype(np.int16)
+
+    def bar_after(then: list[tuple[float, int]]) -> float:
+        detector = TalkDetector()
+        for _ in range(100):  # the room's noise with the game silent: the floor, -60 dBFS
+            block = at(-60.0, 3)
+            detector.feed(block, block, game_playing=False)
+        far = at(-20.0, 3)
+        for _ in range(100):  # the game's residual, -55 dBFS, learnt for 3 s
+            block = at(-55.0, 3)
+            detector.feed(block, block, game_playing=True, far=far)
+        for db, frames in then:
+            for _ in range(frames):
+                block = at(db, 1)
+                detector.feed(block, block, game_playing=True, far=far[:160])
+        for _ in range(100):
+            block = at(-55.0, 3)
+            detector.feed(block, block, game_playing=True, far=far)
+        return detector._residual_top
+
+    found = bar_after([(-25.0, 1), (-47.0, 10), (-25.0, 3), (-47.0, 10)])
+    lapsed = bar_after([(-25.0, 1), (-47.0, 10), (-55.0, 40)])
+    assert found < -52.0, "the player's frames were not the game's"
+    assert lapsed > -49.0, "nobody was found: what was set aside was the game's after all"
+
+
+def test_a_voice_just_over_the_games_residual_hushes_it_before_it_is_found() -> None:
+    # The hush is cheap and undone: it takes less over the residual than finding the player.
+    def at(db: float, frames: int) -> np.ndarray:  # every frame exactly at `db`
+        return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
+                         160 * frames).astype(np.int16)
+
+    detector = TalkDetector()
+    for _ in range(100):
+        block = at(-70.0, 3)
+        detector.feed(block, block, game_playing=False)
+    far = at(-20.0, 3)
+    for _ in range(100):
+        block = at(-40.0, 3)
+        detector.feed(block, block, game_playing=True, far=far)
+    settings = detector.settings
+    between = -40.0 + (settings.suspect_margin_db + settings.residual_margin_db) / 2
+    voice = at(between, 3)
+    assert not detector.feed(voice, voice, game_playing=True, far=far)
+    assert detector.suspected and not detector.talking

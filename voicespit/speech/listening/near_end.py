@@ -39,6 +39,14 @@ class NearEndEvidence:
         """Whether the game could be heard at any time in [start, end)."""
         return any(audible for at, _, audible in self._frames if start <= at < end)
 
+    def audible_share(self, start: float, end: float) -> float | None:
+        """The share of frames in [start, end) the game could be heard in; None when no
+        frame of that stretch is kept."""
+        judged = [audible for at, _, audible in self._frames if start <= at < end]
+        if not judged:
+            return None
+        return float(sum(judged)) / len(judged)
+
     def loud_share(self, start: float, end: float) -> float | None:
         """The share of frames in [start, end) judged to be a voice not the game's; None
         when no frame of that stretch is kept."""
