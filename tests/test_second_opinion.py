@@ -24,7 +24,7 @@ from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizers import second_opinion
 from voicespit.speech.recognizers.pocketsphinx_engine import DecoderPair, PocketSphinxSettings
 from voicespit.speech.recognizers.pocketsphinx_recognizer import HELPER_RESTARTED, PocketSphinxRecognizer
-from voicespit.speech.recognizers.second_opinion import SecondOpinion
+from voicespit.speech.recognizers.second_opinion import LATE_ANSWERS_BEFORE_STUCK, SecondOpinion
 from voicespit.speech.recognizers.transcription import read_corpus, transcribe
 
 PATIENT = 60.0
@@ -87,6 +87,37 @@ def test_answers_nobody_collected_are_skipped(spoken_corpus: Path) -> None:
         ticket = opinion.ask(cards)
         assert ticket is not None
         assert opinion.answer(ticket, timeout=PATIENT) == expected
+    finally:
+        opinion.close()
+
+
+def test_a_late_answer_leaves_the_child_working_and_is_skipped_when_it_comes(
+        spoken_corpus: Path) -> None:
+    # A decode asked for with no time to wait is late the way a decode on a machine
+    # busy for a moment is: the child must stay, and its late answer must not be taken
+    # for the next request's.
+    here, opinion = decoder_here_and_in_a_child()
+    try:
+        spit, _ = read_wav(sorted(spoken_corpus.glob("clean/*-spit.wav"))[0])
+        cards, _ = read_wav(sorted(spoken_corpus.glob("clean/*-my_cards.wav"))[0])
+        expected = decoded_here(here, cards)
+        assert expected != decoded_here(here, spit)
+        assert opinion.answer(ready(opinion, spit), timeout=0.0) is None
+        assert opinion.usable
+        assert opinion.answer(ready(opinion, cards), timeout=PATIENT) == expected
+    finally:
+        opinion.close()
+
+
+def test_a_child_late_every_time_is_presumed_stuck_and_closed(spoken_corpus: Path) -> None:
+    _, opinion = decoder_here_and_in_a_child()
+    try:
+        spit, _ = read_wav(sorted(spoken_corpus.glob("clean/*-spit.wav"))[0])
+        for _ in range(LATE_ANSWERS_BEFORE_STUCK - 1):
+            assert opinion.answer(ready(opinion, spit), timeout=0.0) is None
+            assert opinion.usable
+        assert opinion.answer(ready(opinion, spit), timeout=0.0) is None
+        assert not opinion.usable
     finally:
         opinion.close()
 

@@ -34,8 +34,13 @@ from voicespit.speech.recognizers.pocketsphinx_engine import DecoderPair, Pocket
 STOP_GRACE_SECONDS = 0.5
 """How long a hung-up child is given to leave, and then to die once killed."""
 ANSWER_TIMEOUT_SECONDS = 1.0
-"""Longer than a decode ever takes on a loaded machine (tens of milliseconds); past
-it the child is presumed stuck and the caller decodes for itself."""
+"""Longer than a decode takes on a loaded machine (tens of milliseconds); past it the
+caller decodes for itself, and the late answer is skipped when it comes."""
+LATE_ANSWERS_BEFORE_STUCK = 3
+"""Answers in a row that came too late before the child is presumed stuck and closed.
+One late answer is a machine busy for a moment (at a load of 12 a decode took over a
+second): closing the child for it started a new one and told the player that
+listening had restarted when nothing had gone wrong."""
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -65,6 +70,7 @@ class SecondOpinion:
         """The child said it cannot work (its model did not load): starting another is no use."""
         self._sentences: tuple[str, ...] = ()
         self._asked = 0
+        self._late_in_a_row = 0
         self._finalizer = weakref.finalize(self, _stop, self._connection, self._process)
         self._send(("settings", child_settings, model_dir))
 
@@ -119,10 +125,15 @@ class SecondOpinion:
             while self._connection.poll(timeout):
                 message = self._connection.recv()
                 if message[0] == "decoded" and message[1] == ticket:
+                    self._late_in_a_row = 0
                     return str(message[2])
                 if message[0] == "failed":
                     self.failed_itself = True
                     break
+            else:
+                self._late_in_a_row += 1
+                if self._late_in_a_row < LATE_ANSWERS_BEFORE_STUCK:
+                    return None  # late, not dead: its answer is skipped when it comes
         except (EOFError, OSError):
             pass
         self.close()
