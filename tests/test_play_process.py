@@ -125,6 +125,24 @@ def test_a_profile_that_cannot_be_saved_is_told_in_plain_words_and_no_path(
     assert str(blocked) not in done.stdout + done.stderr
 
 
+def test_with_the_speech_engine_running_the_log_stays_off_the_terminal(
+        tmp_path: Path) -> None:
+    # With sound (pyttsx3 renders every announcement; this machine plays it silently),
+    # the speech engine's own logging once made every logged event of the match print
+    # on the terminal, which the screen reader reads out.
+    log = tmp_path / "match.log"
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "voicespit", "play", "--input", "keyboard",
+                           "--log", str(log)], input="new game\nquit\nyes\n",
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, cwd=ROOT,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    assert "New game of Spit" in done.stdout
+    assert "said: New game of Spit" in log.read_text(encoding="utf-8")
+    assert "voicespit." not in done.stdout + done.stderr, done.stderr
+
+
 def test_with_tutorial_the_first_instruction_is_the_tutorials(tmp_path: Path) -> None:
     done = run_play(tmp_path, "--input", "keyboard", "--tutorial")
     assert done.returncode == 0, done.stderr

@@ -21,6 +21,12 @@ def start_logging(*, verbose: bool, log_file: Path | None) -> None:
     # Without a handler of our own, Python prints warnings and tracebacks on stderr, which
     # the player's terminal (and screen reader) shows: a library's words, a path.
     root.addHandler(logging.NullHandler())
+    # pyttsx3 logs on Python's root logger, whose first message installs a handler on
+    # stderr (logging.basicConfig); ours propagated to it, so with --log every event of
+    # the match was printed too. Our records stop at our handlers, and a handler on the
+    # root keeps libraries from installing one that prints.
+    root.propagate = False
+    logging.getLogger().addHandler(logging.NullHandler())
     if verbose:
         to_stderr = logging.StreamHandler(sys.stderr)
         to_stderr.setLevel(logging.INFO)
