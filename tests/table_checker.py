@@ -28,7 +28,7 @@ RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
 _CARDS = re.compile(r"^(?:Round \d+\. )?Your (cards|hand): ([a-z, ]+)\.")
 _STOCK = re.compile(r"^Stock (\w+): (\w+)\.$")
 _MOVED = re.compile(r"^(\w+) moves from stock (\w+) to stock (\w+)\.$")
-_DREW = re.compile(r"^Drew (\w+)\.$")
+_DREW = re.compile(r"^Drew an? (\w+)\.$")
 _PILE = re.compile(r"(Left|Right): (\w+)(?: \((you|opponent)\))?\.")
 _EVENT = re.compile(r" event +[\d.]+ #(\d+) (.*)$")
 
@@ -207,7 +207,8 @@ def _news(event: str) -> list[tuple[str, str]]:
     if found := re.match(r"P0 turns up (.+) on stockpile (\w+)$", event):
         return [("new card", f"Stock {found.group(2)}: {_rank_of(found.group(1))}.")]
     if found := re.match(r"P0 draws (.+)$", event):
-        return [("new card", f"Drew {_rank_of(found.group(1))}.")]
+        rank = _rank_of(found.group(1))
+        return [("new card", f"Drew {'an' if rank[0] in 'aeiou' else 'a'} {rank}.")]
     if found := re.match(r"P0 moves (.+) from stockpile (\w+) to (\w+)$", event):
         rank = _rank_of(found.group(1)).capitalize()
         return [("renumbering", f"{rank} moves from stock {found.group(2)} "

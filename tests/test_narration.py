@@ -96,7 +96,7 @@ def test_the_opponents_hand_in_speed_is_never_told() -> None:
     state = speed_state()
     for verbosity in Verbosity:
         assert Narrator(verbosity).narrate(CardDrawn(1, JACK), state) == []
-    assert one(Narrator().narrate(CardDrawn(0, JACK), state)).text == "Drew jack."
+    assert one(Narrator().narrate(CardDrawn(0, JACK), state)).text == "Drew a jack."
     dealt = [a.text for e in state.deal_events for a in Narrator(Verbosity.FULL).narrate(e, state)]
     mine = sorted(state.hands[0], key=lambda card: (card.rank - 1) % 13)
     assert dealt[0] == f"Round 1. Your hand: {', '.join(c.rank_name for c in mine)}."
@@ -354,12 +354,12 @@ def test_your_new_cards_are_named_at_every_detail_level(verbosity: Verbosity) ->
     terse = verbosity is Verbosity.TERSE
     turned = one(Narrator(verbosity).narrate(CardTurnedUp(0, 4, NINE), spit_state()))
     drawn = one(Narrator(verbosity).narrate(CardDrawn(0, NINE), speed_state()))
-    assert (turned.mirror_line, drawn.mirror_line) == ("Stock five: nine.", "Drew nine.")
+    assert (turned.mirror_line, drawn.mirror_line) == ("Stock five: nine.", "Drew a nine.")
     if terse:
         assert turned.text == drawn.text == "Nine.", "ranks only"
         assert turned.cue is drawn.cue is Cue.NEW_CARD and turned.pan == 1.0
     else:
-        assert (turned.text, drawn.text) == ("Stock five: nine.", "Drew nine.")
+        assert (turned.text, drawn.text) == ("Stock five: nine.", "Drew a nine.")
 
 
 @pytest.mark.parametrize("verbosity", list(Verbosity), ids=lambda v: v.value)

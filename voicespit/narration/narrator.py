@@ -148,7 +148,8 @@ class Narrator:
             case CardDrawn(player=player, card=card) if player == self.seat:
                 # Only ever your own draws: the opponent's hand is secret.
                 words = card_words(card, colours)
-                line = f"Drew {words}."
+                # "Drew two." was heard as two cards drawn; the article says it is one.
+                line = f"Drew {with_article(words)}."
                 return [Announcement(sentence(words) if terse else line, f"draw:{card.index}",
                                      cue=self._terse_cue(Cue.NEW_CARD), rank=card.rank,
                                      about=player, line=line)]
@@ -427,3 +428,8 @@ class Narrator:
     def describe_cards(state: State, seat: int) -> str:
         """The seat's playable cards: Spit stockpile tops in order, or the Speed hand."""
         return describe_cards(state, seat)
+
+
+def with_article(words: str) -> str:
+    """"a two", "an eight", "an ace": a card said after a verb, as one card."""
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
