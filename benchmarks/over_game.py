@@ -38,7 +38,8 @@ from benchmarks.whisper_replay import Rule, choices, load
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.listener import NEAR_END_MINIMUM
 from voicespit.speech.listening.over_game import FEATURES, FITTED, OverGameModel, evidence
-from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel, fit
+from voicespit.speech.logistic import fit
+from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
 
 THRESHOLDS = np.round(np.arange(0.20, 0.96, 0.01), 2)

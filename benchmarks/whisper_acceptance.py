@@ -33,12 +33,12 @@ import numpy.typing as npt
 
 from benchmarks.whisper_replay import Rule, choices, load, recorded_log_probability, replay
 from voicespit.speech.language.parser import command_in, parse
+from voicespit.speech.logistic import fit
 from voicespit.speech.recognizers.whisper_acceptance import (
     FEATURES,
     FITTED,
     AcceptanceModel,
     evidence,
-    fit,
 )
 from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
 

@@ -76,13 +76,19 @@ def test_the_child_decodes_exactly_what_this_process_decodes(spoken_corpus: Path
         opinion.close()
 
 
+def spit_and_my_cards(spoken_corpus: Path, here: DecoderPair) -> tuple[bytes, bytes, str]:
+    """Two commands' audio, and what this process decodes of the second (not the first's)."""
+    spit, _ = read_wav(sorted(spoken_corpus.glob("clean/*-spit.wav"))[0])
+    cards, _ = read_wav(sorted(spoken_corpus.glob("clean/*-my_cards.wav"))[0])
+    expected = decoded_here(here, cards)
+    assert expected != decoded_here(here, spit)
+    return spit, cards, expected
+
+
 def test_answers_nobody_collected_are_skipped(spoken_corpus: Path) -> None:
     here, opinion = decoder_here_and_in_a_child()
     try:
-        spit, _ = read_wav(sorted(spoken_corpus.glob("clean/*-spit.wav"))[0])
-        cards, _ = read_wav(sorted(spoken_corpus.glob("clean/*-my_cards.wav"))[0])
-        expected = decoded_here(here, cards)
-        assert expected != decoded_here(here, spit)
+        spit, cards, expected = spit_and_my_cards(spoken_corpus, here)
         ready(opinion, spit)  # asked, never collected
         ticket = opinion.ask(cards)
         assert ticket is not None
@@ -98,10 +104,7 @@ def test_a_late_answer_leaves_the_child_working_and_is_skipped_when_it_comes(
     # for the next request's.
     here, opinion = decoder_here_and_in_a_child()
     try:
-        spit, _ = read_wav(sorted(spoken_corpus.glob("clean/*-spit.wav"))[0])
-        cards, _ = read_wav(sorted(spoken_corpus.glob("clean/*-my_cards.wav"))[0])
-        expected = decoded_here(here, cards)
-        assert expected != decoded_here(here, spit)
+        spit, cards, expected = spit_and_my_cards(spoken_corpus, here)
         assert opinion.answer(ready(opinion, spit), timeout=0.0) is None
         assert opinion.usable
         assert opinion.answer(ready(opinion, cards), timeout=PATIENT) == expected

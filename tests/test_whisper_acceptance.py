@@ -14,11 +14,11 @@ import json
 import numpy as np
 import pytest
 
+from voicespit.speech.logistic import fit
 from voicespit.speech.recognizers.whisper_acceptance import (
     FEATURES,
     AcceptanceModel,
     evidence,
-    fit,
     second_look_due,
 )
 from voicespit.speech.recognizers.whisper_choice import Choice

@@ -30,15 +30,15 @@ the wrong rate over 0.02. It waits to be fitted on the live recognizer's own fin
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
-from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
 from voicespit.speech.language.parser import command_in
+from voicespit.speech.logistic import LogisticModel
 from voicespit.speech.recognizer import Recognition
 
 FITTED = Path(__file__).with_name("over_game.json")
@@ -81,36 +81,11 @@ def result_evidence(result: Recognition, whisper_accepts: bool, near_end_share: 
                     scores["above_floor_db"], near_end_share, audible_share)
 
 
-@dataclass(frozen=True)
-class OverGameModel:
+class OverGameModel(LogisticModel):
     """Logistic regression over standardized `evidence`, and the probability to act on."""
 
-    mean: npt.NDArray[np.float64]
-    scale: npt.NDArray[np.float64]
-    weights: npt.NDArray[np.float64]
-    intercept: float
-    threshold: float
-
-    def probability(self, features: npt.NDArray[np.float64]) -> float:
-        value = float(((features - self.mean) / self.scale) @ self.weights) + self.intercept
-        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value))))
-
-    def to_json(self, provenance: dict[str, object]) -> str:
-        return json.dumps({"features": list(FEATURES), "mean": self.mean.tolist(),
-                           "scale": self.scale.tolist(), "weights": self.weights.tolist(),
-                           "intercept": self.intercept, "threshold": self.threshold,
-                           "fitted on": provenance}, indent=2) + "\n"
-
-    @classmethod
-    def from_json(cls, text: str) -> OverGameModel:
-        """Raises ValueError when the text is not a model over today's `FEATURES`."""
-        data = json.loads(text)
-        if not isinstance(data, dict) or data.get("features") != list(FEATURES):
-            raise ValueError("the over-the-game model was fitted over other features")
-        return cls(np.asarray(data["mean"], dtype=np.float64),
-                   np.asarray(data["scale"], dtype=np.float64),
-                   np.asarray(data["weights"], dtype=np.float64),
-                   float(data["intercept"]), float(data["threshold"]))
+    FEATURES: ClassVar[tuple[str, ...]] = FEATURES
+    WHAT: ClassVar[str] = "the over-the-game model"
 
 
 def fitted() -> OverGameModel | None:

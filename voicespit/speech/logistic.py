@@ -1,0 +1,85 @@
+"""A logistic regression over named features, fitted by Newton's method in numpy.
+
+Two decisions use one: whether to act on Whisper's best command
+(`recognizers/whisper_acceptance.py`) and whether to act on a command heard over the
+game (`listening/over_game.py`). Each subclass names its features (`FEATURES`), so a
+model written for one list is refused by a program that computes another.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Self
+
+import numpy as np
+import numpy.typing as npt
+
+
+@dataclass(frozen=True)
+class LogisticModel:
+    """Logistic regression over standardized features, and the probability to act on."""
+
+    FEATURES: ClassVar[tuple[str, ...]] = ()
+    """What each feature measures, in order (the subclass's)."""
+    WHAT: ClassVar[str] = "the model"
+    """How an error names this model."""
+
+    mean: npt.NDArray[np.float64]
+    scale: npt.NDArray[np.float64]
+    weights: npt.NDArray[np.float64]
+    intercept: float
+    threshold: float
+
+    def probability(self, features: npt.NDArray[np.float64]) -> float:
+        """How likely the command these features describe is the one said."""
+        value = float(((features - self.mean) / self.scale) @ self.weights) + self.intercept
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value))))
+
+    def accepts(self, features: npt.NDArray[np.float64]) -> bool:
+        return self.probability(features) >= self.threshold
+
+    def to_json(self, provenance: dict[str, object]) -> str:
+        return json.dumps({"features": list(self.FEATURES), "mean": self.mean.tolist(),
+                           "scale": self.scale.tolist(), "weights": self.weights.tolist(),
+                           "intercept": self.intercept, "threshold": self.threshold,
+                           "fitted on": provenance}, indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        """Raises ValueError when the text is not a model over today's `FEATURES`."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("features") != list(cls.FEATURES):
+            raise ValueError(f"{cls.WHAT} was fitted over other features")
+        return cls(np.asarray(data["mean"], dtype=np.float64),
+                   np.asarray(data["scale"], dtype=np.float64),
+                   np.asarray(data["weights"], dtype=np.float64),
+                   float(data["intercept"]), float(data["threshold"]))
+
+
+def fit(features: Sequence[npt.NDArray[np.float64]], correct: Sequence[bool], *,
+        l2: float = 1.0, iterations: int = 50) -> tuple[npt.NDArray[np.float64],
+                                                         npt.NDArray[np.float64],
+                                                         npt.NDArray[np.float64], float]:
+    """Mean, scale, weights and intercept of an L2-regularized logistic regression,
+    by Newton's method (deterministic: the same data gives the same model)."""
+    x = np.asarray(features, dtype=np.float64)
+    y = np.asarray(correct, dtype=np.float64)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0
+    design = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    theta = np.zeros(design.shape[1])
+    penalty = np.full(design.shape[1], l2)
+    penalty[-1] = 0.0  # the intercept is not pulled towards 0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ theta, -50, 50)))
+        gradient = design.T @ (p - y) + penalty * theta
+        hessian = (design.T * (p * (1 - p))) @ design + np.diag(penalty)
+        step = np.linalg.solve(hessian, gradient)
+        theta -= step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    return mean, scale, theta[:-1], float(theta[-1])
