@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.echo_record import recording_recognizer, span, to_recording
+from benchmarks.echo_record import recording_recognizer, to_recording
 from benchmarks.make_corpus import SPLITS, speak, trim
 from benchmarks.room import (
     NOISE_BELOW_PLAYER_DB,
@@ -332,9 +332,8 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
           spans: list[tuple[float, float]]) -> None:
     finals = [r for r in results if r.is_final and r.text]
     accepted = [r for r in finals if not r.rejected and command_in(r.text) is not None]
-    heard = [(r.speech_start if r.speech_start is not None else r.emitted_at, command_in(r.text))
-             for r in accepted]
-    ends = [r.speech_end if r.speech_end is not None else r.emitted_at for r in accepted]
+    heard = [(r.speech_span[0], command_in(r.text)) for r in accepted]
+    ends = [r.speech_span[1] for r in accepted]
     owner = {i: owned for i, (at, _) in enumerate(heard)
              if (owned := _owner(at, ends[i], placed)) is not None}
     used: set[int] = set()
@@ -390,13 +389,13 @@ def losses(placed: list[Utterance], results: list[Recognition],
     """How many commands were lost at each step (`LOSSES`): those with no result taken
     (right or wrong) that belongs to them."""
     finals = [r for r in results if r.is_final and r.text]
-    taken = {_owner(*span(r), placed) for r in finals
+    taken = {_owner(*r.speech_span, placed) for r in finals
              if not r.rejected and command_in(r.text) is not None}
     counts = dict.fromkeys(LOSSES, 0)
     for index, utterance in enumerate(placed):
         if index in taken:
             continue
-        mine = [r for r in finals if _owner(*span(r), placed) == index]
+        mine = [r for r in finals if _owner(*r.speech_span, placed) == index]
         scored = [dict(r.scores or {}) for r in mine]
         expected = parse(utterance.transcript)
         if any("self_echo" in s for s in scored):

@@ -53,7 +53,7 @@ def to_recording(name: str, recognizer: Recording, results: Sequence[Recognition
             continue
         final = dict(recognizer.kept[int(result.scores["record"])])
         final.update(heard_over_game(result, evidence))
-        start, end = span(result)
+        start, end = result.speech_span
         index = owner(start, end, placed)
         if index is None:
             files.append({"name": f"{name}/false {start:.2f}", "kind": "chatter",
@@ -68,7 +68,7 @@ def heard_over_game(result: Recognition, evidence: NearEndEvidence) -> dict[str,
     """What the listener knew of a final: the game audible around it (from
     `WINDOW_BEFORE` before it), the share of its frames judged the player's voice and of
     those the game could be heard in, and whether the self-echo check refused it."""
-    start, end = span(result)
+    start, end = result.speech_span
     scores = result.scores or {}
     return {"game_audible": evidence.game_audible(start - WINDOW_BEFORE, end),
             "near_end_share": evidence.loud_share(start, max(end, start + 0.01)),
@@ -76,9 +76,3 @@ def heard_over_game(result: Recognition, evidence: NearEndEvidence) -> dict[str,
             "self_echo": bool(scores.get("self_echo", 0.0)),
             "start": start, "end": end}
 
-
-def span(result: Recognition) -> tuple[float, float]:
-    """Where a result's speech began and ended on the stream's timeline."""
-    start = result.speech_start if result.speech_start is not None else result.emitted_at
-    end = result.speech_end if result.speech_end is not None else result.emitted_at
-    return start, end

@@ -42,6 +42,14 @@ class Recognition:
     scores: Mapping[str, float] | None = None
     """The engine's own measurements behind `confidence` and `rejected` (for tuning)."""
 
+    @property
+    def speech_span(self) -> tuple[float, float]:
+        """Where the speech began and ended in the stream; where it is not known, when
+        the result came out."""
+        start = self.speech_start if self.speech_start is not None else self.emitted_at
+        end = self.speech_end if self.speech_end is not None else self.emitted_at
+        return start, end
+
 
 class Recognizer(Protocol):
     name: str

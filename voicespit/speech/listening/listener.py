@@ -400,8 +400,7 @@ class Listener:
                 or "self_echo" in scores or "near_end" in scores \
                 or command_in(result.text) is None:
             return result
-        start = result.speech_start if result.speech_start is not None else result.emitted_at
-        end = result.speech_end if result.speech_end is not None else result.emitted_at
+        start, end = result.speech_span
         end = max(end, start + FRAME_SECONDS)
         if not self.evidence.game_audible(start - WINDOW_BEFORE, end):
             return result

@@ -64,8 +64,7 @@ def refused_if_unvoiced(result: Recognition, evidence: NearEndEvidence, minimum:
     Without the game around, the share says nothing (the player alone in a quiet room)."""
     if not result.is_final or result.rejected or not result.text:
         return result
-    start = result.speech_start if result.speech_start is not None else result.emitted_at
-    end = result.speech_end if result.speech_end is not None else result.emitted_at
+    start, end = result.speech_span
     if not evidence.game_audible(start - before, end):
         return result
     share = evidence.loud_share(start, max(end, start + FRAME_SECONDS))

@@ -110,8 +110,7 @@ def refused_if_echo(result: Recognition, spoken: SpokenWords, offset: float) -> 
     heard around it would make the same command."""
     if not result.is_final or result.rejected or not result.text:
         return result
-    start = result.speech_start if result.speech_start is not None else result.emitted_at
-    end = result.speech_end if result.speech_end is not None else result.emitted_at
+    start, end = result.speech_span
     around = spoken.between(offset + start - WINDOW_BEFORE, offset + end)
     if not around or not is_self_echo(result.text, around):
         return result
