@@ -34,11 +34,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from benchmarks.whisper_acceptance import WRONG_MOVE_COST
 from benchmarks.whisper_replay import Rule, choices, load
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.listener import NEAR_END_MINIMUM
 from voicespit.speech.listening.over_game import FEATURES, FITTED, OverGameModel, evidence
-from voicespit.speech.logistic import fit
+from voicespit.speech.logistic import fit, threshold_chosen
 from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
 
@@ -124,7 +125,7 @@ def outcome(files: list[File], model: OverGameModel | None) -> dict[str, int]:
                 continue
             accept = final.whisper
             if model is not None and final.judged is not None:
-                accept = model.probability(final.judged) >= model.threshold
+                accept = model.accepts(final.judged)
             if accept:
                 taken.append(final.command)
         if file.expected is None:
@@ -144,13 +145,12 @@ def fitted_model(files: list[File], cost: float, l2: float) -> OverGameModel:
     features, labels = examples(files)
     mean, scale, weights, intercept = fit(features, labels, l2=l2)
     model = OverGameModel(mean, scale, weights, intercept, 0.5)
-    best, chosen = -np.inf, 0.5
-    for threshold in THRESHOLDS:
-        counts = outcome(files, dataclasses.replace(model, threshold=float(threshold)))
-        value = counts["right"] - cost * (counts["wrong"] + counts["chatter taken"])
-        if value > best:
-            best, chosen = value, float(threshold)
-    return dataclasses.replace(model, threshold=chosen)
+
+    def worth(at: OverGameModel) -> float:
+        counts = outcome(files, at)
+        return counts["right"] - cost * (counts["wrong"] + counts["chatter taken"])
+
+    return threshold_chosen(model, THRESHOLDS, worth)
 
 
 def _row(name: str, counts: dict[str, int]) -> str:
@@ -172,7 +172,7 @@ def main() -> None:
     fitter = commands.add_parser("fit")
     fitter.add_argument("recordings", type=Path, nargs="+",
                         help="recordings (.pkl) or folders of them (benchmarks.echo --record)")
-    fitter.add_argument("--cost", type=float, default=3.0,
+    fitter.add_argument("--cost", type=float, default=WRONG_MOVE_COST,
                         help="right commands a wrong one (or narration taken) must buy")
     fitter.add_argument("--l2", type=float, default=1.0)
     fitter.add_argument("--write", action="store_true", help=f"write {FITTED.name}")

@@ -22,7 +22,6 @@ once, at the end).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,7 +32,7 @@ import numpy.typing as npt
 
 from benchmarks.whisper_replay import Rule, choices, load, recorded_log_probability, replay
 from voicespit.speech.language.parser import command_in, parse
-from voicespit.speech.logistic import fit
+from voicespit.speech.logistic import fit, threshold_chosen
 from voicespit.speech.recognizers.whisper_acceptance import (
     FEATURES,
     FITTED,
@@ -78,15 +77,12 @@ def fitted(recordings: list[dict[str, Any]], l2: float,
         correct += more_correct
     mean, scale, weights, intercept = fit(features, correct, l2=l2)
     model = AcceptanceModel(mean, scale, weights, intercept, threshold=0.5)
-    best: tuple[float, float] | None = None
-    for threshold in THRESHOLDS:
-        rule = Rule(0.0, 0.0, acceptance=dataclasses.replace(model, threshold=float(threshold)))
-        totals = _totals(recordings, rule)
-        worth = totals["correct"] - cost * (totals["wrong move"] + totals["chatter"])
-        if best is None or worth > best[1]:
-            best = (float(threshold), worth)
-    assert best is not None
-    return dataclasses.replace(model, threshold=best[0])
+
+    def worth(at: AcceptanceModel) -> float:
+        totals = _totals(recordings, Rule(0.0, 0.0, acceptance=at))
+        return totals["correct"] - cost * (totals["wrong move"] + totals["chatter"])
+
+    return threshold_chosen(model, THRESHOLDS, worth)
 
 
 def _totals(recordings: list[dict[str, Any]], rule: Rule) -> dict[str, float]:

@@ -8,14 +8,17 @@ model written for one list is refused by a program that computes another.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import ClassVar, Self, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+
+Model = TypeVar("Model", bound="LogisticModel")
 
 
 @dataclass(frozen=True)
@@ -83,3 +86,11 @@ def fit(features: Sequence[npt.NDArray[np.float64]], correct: Sequence[bool], *,
         if float(np.abs(step).max()) < 1e-10:
             break
     return mean, scale, theta[:-1], float(theta[-1])
+
+
+def threshold_chosen(model: Model, thresholds: Iterable[float],
+                     worth: Callable[[Model], float]) -> Model:
+    """`model` at the first of `thresholds` where `worth` (of the model at that
+    threshold, e.g. right commands less a cost per wrong one) is greatest."""
+    at = [dataclasses.replace(model, threshold=float(threshold)) for threshold in thresholds]
+    return max(at, key=worth)
