@@ -54,10 +54,9 @@ def rules_for_game(settings: Settings, flag_variants: Sequence[str], game: str) 
     speed"): the file's variants and then the flags' that apply to it. One that belongs
     only to the other game is left out, as a file's is at start: it is no error of the
     player's."""
-    wanted = [*(f"{key}={value}" for key, value in settings.game.variants.items()),
-              *flag_variants]
-    return Rules.for_game(game, [pair for pair in wanted
-                                 if game in VARIANTS[pair.partition("=")[0].strip().lower()].games])
+    flags = [pair for pair in flag_variants
+             if game in VARIANTS[pair.partition("=")[0].strip().lower()].games]
+    return Rules.for_game(game, _file_variants(settings, game) + flags)
 
 
 def validate_variants(origin: str, settings: Settings) -> None:
@@ -68,13 +67,15 @@ def validate_variants(origin: str, settings: Settings) -> None:
         raise ConfigError(f"{origin}: [game.variants] {error}") from None
 
 
-def _file_variants(settings: Settings) -> list[str]:
+def _file_variants(settings: Settings, game: str | None = None) -> list[str]:
+    """The file's variants, as "key=value", that apply to `game` (None: the file's game)."""
+    game = settings.game.game if game is None else game
     unknown = sorted(key for key in settings.game.variants if key not in VARIANTS)
     if unknown:
         raise ConfigError(f"{unknown[0]} is not a variant; known variants: "
                           f"{', '.join(sorted(VARIANTS))}")
     return [f"{key}={value}" for key, value in settings.game.variants.items()
-            if settings.game.game in VARIANTS[key].games]
+            if game in VARIANTS[key].games]
 
 
 def pace_from(text: str, target_win_rate: float, learned: float | None) -> Pace:
