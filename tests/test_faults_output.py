@@ -33,12 +33,12 @@ LIVENESS_TIMEOUT = 120.0
 
 
 def play_a_game_past(game: Game) -> int:
-    """Start a game of Speed; returns the index of the line after "Spit!"."""
+    """Start a game of Speed; returns the index of the line after "Go!" (its start call)."""
     game.wait_for("to start.")
     game.type("new game")
     game.wait_for("Say ready.")
     game.type("ready")
-    return game.wait_for("Spit!") + 1
+    return game.wait_for("Go!") + 1
 
 
 def the_game_goes_on(game: Game, after: int) -> None:

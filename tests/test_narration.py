@@ -18,6 +18,7 @@ from voicespit.engine.events import (
     PileSlapped,
     Redealt,
     RoundOver,
+    RoundStarted,
     ScoresChanged,
 )
 from voicespit.match.events import (
@@ -127,6 +128,15 @@ def test_the_countdown_is_urgent_and_each_number_replaces_the_last() -> None:
     assert (three.text, two.text) == ("Three.", "Two.")
     assert three.topic == two.topic and three.priority is Priority.URGENT and three.flush
     assert three.cue is Cue.COUNTDOWN
+
+
+def test_a_round_starts_on_its_games_own_call_spit_in_spit_and_go_in_speed() -> None:
+    # Nobody says spit in Speed (RULES.md): there the countdown ends on a plain "go".
+    spit = one(Narrator().narrate(RoundStarted(1), spit_state()))
+    speed = one(Narrator().narrate(RoundStarted(1), speed_state()))
+    assert (spit.text, speed.text) == ("Spit!", "Go!")
+    assert spit.topic == speed.topic == "countdown"
+    assert Narrator(Verbosity.TERSE).narrate(RoundStarted(1), speed_state()) == []
 
 
 def test_slap_now_comes_from_the_side_of_the_smaller_pile() -> None:

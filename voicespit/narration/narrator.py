@@ -71,6 +71,9 @@ PILE_PAN = (-1.0, 1.0)
 """Where each pile sits in the stereo field: left pile hard left, right pile hard right.
 The earcon bank narrows this to a comfortable width."""
 COUNTDOWN_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five"}
+START_CALLS = {"spit": "Spit!", "speed": "Go!"}
+"""Said as the first cards of a round turn up, after the countdown. Spit's players call
+"spit"; in Speed nobody does (RULES.md), so it is the plain "go", which is no command."""
 QUERIES = (*TABLE_QUERIES, "repeat", "help")
 DEFAULT_HELP = ("Say a card and a pile, like nine on left. "
                 "Ask: piles, my cards, count, score, repeat.")
@@ -158,7 +161,7 @@ class Narrator:
                 return [Announcement("Stuck." if terse else "Nobody can play.", "stalemate",
                                      Priority.HIGH, Cue.STALEMATE)]
             case RoundStarted() if not terse:
-                return [Announcement("Spit!", "countdown", Priority.HIGH)]
+                return [Announcement(START_CALLS[state.rules.game], "countdown", Priority.HIGH)]
             case SpitCountdown(seconds_left=left):
                 word = COUNTDOWN_WORDS.get(left, str(left)) + "."
                 return [Announcement("" if terse else word, "countdown", Priority.URGENT,
