@@ -40,7 +40,8 @@ class Harness:
         self.out = io.StringIO()
         self.rules = Rules.for_game(game, variants)
         self.speaker = RecordingSpeaker()
-        self.announcer = Announcer(Narrator(verbosity, " ".join(overview(game))),
+        self.announcer = Announcer(Narrator(verbosity,
+                                            " ".join(overview(game, slap=self.rules.slap))),
                                    self.speaker, TextMirror(self.out))
         self.pace = pace_from(pace, 0.5, None)
         match_settings = MatchSettings(wait_for_announcements=wait_for_announcements)

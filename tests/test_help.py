@@ -21,18 +21,35 @@ from voicespit.speech.language.parser import parse
 GAMES = ("spit", "speed")
 
 
-def everything_help_says(game: str) -> list[str]:
-    said = spoken_help.overview(game) + key_help(game)
+def everything_help_says(game: str, slap: bool = True) -> list[str]:
+    said = spoken_help.overview(game, slap=slap) + key_help(game, slap=slap)
     for group in Group:
-        said += spoken_help.topic_help(group, game)
+        said += spoken_help.topic_help(group, game, slap=slap)
     return said
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_no_help_sentence_is_longer_than_a_listener_can_hold(game: str) -> None:
-    for sentence in everything_help_says(game):
+@pytest.mark.parametrize(("game", "slap"), [("spit", True), ("spit", False), ("speed", True)])
+def test_no_help_sentence_is_longer_than_a_listener_can_hold(game: str, slap: bool) -> None:
+    for sentence in everything_help_says(game, slap):
         assert len(sentences_of(sentence)) == 1, sentence
         assert spoken_help.word_count(sentence) <= MAX_WORDS, sentence
+
+
+RACE_TO_SLAP = ("to take the smaller pile", "slap that pile", "slaps left", "slaps right")
+"""What the help says of the race to slap at the end of a round of Spit."""
+
+
+def test_where_nobody_slaps_the_help_says_who_chooses_the_pile_instead() -> None:
+    # slap=false: the first one out chooses (RULES.md); "slap left" is still the command.
+    choosing = " ".join(everything_help_says("spit", slap=False)).lower()
+    for race in RACE_TO_SLAP:
+        assert race not in choosing, race
+    assert "the first one out chooses the pile to take: say slap left or slap right" in choosing
+    assert "slap left: at the end of a round, when the choice is yours, take that pile" \
+        in choosing
+    assert "comma chooses left, full stop chooses right" in choosing
+    racing = " ".join(everything_help_says("spit")).lower()
+    assert all(race in racing for race in RACE_TO_SLAP)
 
 
 def about_one_game(game: str) -> str:
@@ -121,6 +138,20 @@ def all_pages(harness: Harness, question: str) -> str:
         harness.type("more")
         pages.append(harness.lines()[-1])
     return " ".join(pages)
+
+
+def test_in_a_session_where_nobody_slaps_no_help_tells_the_player_to_slap() -> None:
+    harness = Harness(variants=("slap=false",))
+    said = " ".join([all_pages(harness, "what can I say"), all_pages(harness, "?"),
+                     all_pages(harness, "what can I say about round")])
+    assert "When a round ends, the first one out chooses the pile to take" in said
+    assert "Slap left: at the end of a round, when the choice is yours, take that pile." in said
+    assert "Comma chooses left, full stop chooses right." in said
+    for race in RACE_TO_SLAP:
+        assert race not in said.lower(), race
+    narrator_help = harness.announcer.narrator.help_text
+    assert "first one out chooses" in narrator_help
+    assert not any(race in narrator_help for race in RACE_TO_SLAP)
 
 
 def test_in_a_spit_session_the_keys_are_said_in_short_sentences_too() -> None:

@@ -9,12 +9,21 @@ it by voice in `test_tutorial_by_voice` and in a terminal in
 
 from __future__ import annotations
 
+import random
 import re
 
+import pytest
+
 from tests.app_harness import Harness
+from tests.positions import spit_position, spit_rules
 from tests.tutorial_player import LESSONS, OVER, TutorialReader, follow_tutorial, sentences
+from voicespit.app.patient import PatientOpponent
 from voicespit.app.session import Mode
 from voicespit.app.tutorial import TUTORIAL_SEED
+from voicespit.clock import FakeClock
+from voicespit.engine import actions as act
+from voicespit.engine.state import Phase
+from voicespit.match.referee import Match
 from voicespit.speech.language.commands import Command
 from voicespit.speech.language.help import MAX_WORDS, word_count
 
@@ -62,6 +71,37 @@ def test_a_beginner_who_makes_mistakes_hears_why_and_still_completes_the_round()
     harness.type("new game")
     harness.run(0.5)
     assert any(line.startswith("New game of Spit") for line in harness.lines())
+
+
+def test_where_nobody_slaps_the_tutorial_teaches_choosing_the_pile_and_never_a_slap() -> None:
+    # slap=false: the tutorial round is played the way the player's games are.
+    harness = Harness(variants=("slap=false",))
+    reader = TutorialReader(mistakes=True)
+    run = follow_tutorial(harness, harness.type, reader)
+    assert run.finished, "\n".join(run.transcript[-30:])
+    assert set(LESSONS) <= set(run.lessons), run.lessons
+    assert reader.mistakes_made == ["wrong pile", "spit", "slap early", "bigger pile"]
+    text = "\n".join(run.transcript)
+    assert "In this game nobody slaps: the first one out chooses a pile, and that is you." in text
+    assert "You choose a pile only when the round is over." in text
+    smaller = re.findall(r"Say slap (left|right)\.", text)[-1]
+    assert re.findall(r"You choose (left|right)\.", text) == [smaller]
+    for race in ("you both slap", "Slap now!", "You slap", "the first to slap"):
+        assert race not in text, race
+
+
+@pytest.mark.parametrize(("chooser", "slap", "chosen"), [
+    (1, False, act.CHOICES[1]), (0, False, None), (1, True, None)])
+def test_the_patient_opponent_chooses_the_smaller_pile_only_when_the_choice_is_its_own(
+        chooser: int, slap: bool, chosen: act.ChoosePile | None) -> None:
+    # With slap=true it never slaps first; with slap=false a choice that is its own would
+    # otherwise keep the round waiting.
+    state = spit_position(spit_rules(slap=slap), mine=("7H", "", "", "", ""),
+                          left="2C 3C 4C", right="9D", phase=Phase.ROUND_OVER)
+    state.first_out = chooser
+    opponent = PatientOpponent(Match(state.rules, FakeClock(), seed=1), random.Random(1))
+    intent = opponent.decide(state)
+    assert (intent.action if intent is not None else None) == chosen
 
 
 def test_every_sentence_the_tutorial_says_is_short() -> None:

@@ -121,15 +121,17 @@ KEY_NAMES: Final = {" ": "space", "\x1b": "escape", "\t": "tab", "\n": "enter",
                     "?": "question mark", "-": "minus", "+": "plus", "=": "equals",
                     ";": "semicolon", "'": "apostrophe"}
 
-def key_help(game: str) -> list[str]:
-    """What the keys do in `game`, in short sentences (the question mark key says them)."""
+def key_help(game: str, *, slap: bool = True) -> list[str]:
+    """What the keys do in `game`, in short sentences (the question mark key says them).
+    `slap`: whether a round of Spit ends in a race to slap (False: the first out chooses)."""
     if game == "speed":
         cards = ["Keys 1 to 5 play your cards on the left pile, in the order my cards says them.",
                  "Keys 6 to 0 play them on the right pile."]
     else:
         cards = ["Keys 1 to 5 play stockpile one to five on the left pile.",
                  "Keys 6 to 0 play stockpile one to five on the right pile."]
-    slaps = ["Comma slaps left, full stop slaps right."] if game == "spit" else []
+    verb = "slaps" if slap else "chooses"
+    slaps = [f"Comma {verb} left, full stop {verb} right."] if game == "spit" else []
     return [*cards, "Space starts, says ready or spit, and answers yes.",
             "Escape pauses and answers no.", *slaps,
             "Tab says the piles, slash your cards, hash the count and at the score.",

@@ -43,6 +43,10 @@ FIRST_STALEMATE = ["Nobody can play: no face-up card fits a pile.",
 SECOND_STALEMATE = ["Nobody can play again.", f"Spit does the same as {said(Command(Verb.FLIP))}."]
 SLAP = ["Now you both slap a pile: the first hand on a pile takes it.",
         "Take the smaller pile: it has fewer cards to get rid of."]
+CHOOSE = ["In this game nobody slaps: the first one out chooses a pile, and that is you.",
+          "Take the smaller pile: it has fewer cards to get rid of."]
+"""The end of the round with `slap = false`, when the choice is the player's."""
+OPPONENT_CHOOSES = "In this game nobody slaps: your opponent went out first and chooses a pile."
 FINISH = ["That was a whole round of Spit.",
           "Each round, you add the pile you took to your cards and deal again.",
           "The first to get rid of every card wins the game.",
@@ -101,8 +105,9 @@ def why_refused(refused: IntentRefused, state: State) -> list[str]:
     verb = asked.verb if asked is not None else None
     if isinstance(refused.action, act.Spit) or verb is Verb.SPIT:
         return ["Spit is only for when nobody can play."]
-    if isinstance(refused.action, act.Slap) or verb is Verb.SLAP:
-        return ["You slap a pile only when the round is over."]
+    if isinstance(refused.action, act.Slap | act.ChoosePile) or verb is Verb.SLAP:
+        taking = "slap" if state.rules.slap else "choose"
+        return [f"You {taking} a pile only when the round is over."]
     return [f"{PILE_NAMES[pile].capitalize()} shows {with_article(top.rank)}: "
             f"{with_article((top.rank - 1) % RANK_COUNT)} or "
             f"{with_article((top.rank + 1) % RANK_COUNT)} goes on it."
@@ -110,7 +115,7 @@ def why_refused(refused: IntentRefused, state: State) -> list[str]:
 
 
 def pile_sizes(state: State) -> tuple[str, Command]:
-    """How big the piles are, and the slap that takes the smaller one."""
+    """How big the piles are, and the slap (or choice) that takes the smaller one."""
     sizes = [len(pile) for pile in state.piles]
     if sizes[0] == sizes[1]:
         return (f"Both piles have {sizes[0]} cards, so either will do.",

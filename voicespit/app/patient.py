@@ -4,7 +4,8 @@ A new player learning by ear must not lose the card they were just told to
 play, so the patient opponent plays only when nothing of the player's fits a
 pile, and then a card that gives the player something to play again if it can.
 It says "ready" and "spit" like any opponent (the round cannot go on without
-it) and leaves the slap to the player: the other pile comes to it anyway.
+it) and leaves the slap to the player: the other pile comes to it anyway. Where
+nobody slaps (`slap = false`) and the choice is its own, it takes the smaller pile.
 """
 
 from __future__ import annotations
@@ -63,6 +64,15 @@ class PatientOpponent(ReactingPlayer):
         return self.seconds_per_card if phase is Phase.PLAY else STALEMATE_SECONDS
 
     def decide(self, view: State) -> ActionIntent | None:
+        if view.phase is Phase.ROUND_OVER and not view.rules.slap:
+            return self._choice(view)
         if view.phase is Phase.ROUND_OVER or player_plays(view):
             return None  # the player's turn to learn; it waits for the next change
         return super().decide(view)
+
+    def _choice(self, view: State) -> ActionIntent | None:
+        """Its own choice of a pile (the smaller), or None when the choice is the player's."""
+        if not view.legal_actions(SEAT):
+            return None
+        sizes = [len(pile) for pile in view.piles]
+        return ActionIntent(SEAT, act.CHOICES[0 if sizes[0] <= sizes[1] else 1])

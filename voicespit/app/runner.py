@@ -140,7 +140,8 @@ class App:
         out = self.options.stdout
         speaker, sound_note = self._speaker()
         mirror = TextMirror(out)
-        narrator = narrator_from(self.settings, self.profile, " ".join(overview(self.rules.game)))
+        narrator = narrator_from(self.settings, self.profile,
+                                 " ".join(overview(self.rules.game, slap=self.rules.slap)))
         announcer = Announcer(narrator, speaker, mirror)
         pace = pace_from(self.settings.opponent.pace, self.settings.opponent.target_win_rate,
                          self.profile.opponent_seconds_per_card)

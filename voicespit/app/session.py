@@ -198,7 +198,7 @@ class Session:
             self._stop()
         elif isinstance(binding, KeysHelpKey):
             with self._lock:
-                self.say(self.help.start(key_help(self.rules.game)))
+                self.say(self.help.start(key_help(self.rules.game, slap=self.rules.slap)))
         else:
             self.handle_command(binding)
 
@@ -239,10 +239,13 @@ class Session:
         if verb in (Verb.YES, Verb.NO):
             self._answer(verb is Verb.YES, said)
         elif verb is Verb.HELP and command.topic is not None:
-            self.say(self.help.start(topic_help(list(Group)[command.topic], self.rules.game)))
+            self.say(self.help.start(topic_help(list(Group)[command.topic], self.rules.game,
+                                                slap=self.rules.slap)))
         elif verb is Verb.HELP:
-            keys = key_help(self.rules.game) if self.hooks.keys_in_help else []
-            self.say(self.help.start([*overview(self.rules.game), *self.hooks.extra_help, *keys]))
+            rules = self.rules
+            keys = key_help(rules.game, slap=rules.slap) if self.hooks.keys_in_help else []
+            self.say(self.help.start([*overview(rules.game, slap=rules.slap),
+                                      *self.hooks.extra_help, *keys]))
         elif verb in (Verb.MORE, Verb.STOP):
             self.say(self.help.more() if verb is Verb.MORE else self.help.stop())
         elif verb is Verb.REPEAT:
@@ -309,7 +312,7 @@ class Session:
     def _switch_to(self, game: str) -> None:
         """Play `game` from now on: this game and the ones after it, until asked again."""
         self.rules = self.rules_for(game)
-        self.announcer.narrator.help_text = " ".join(overview(game))
+        self.announcer.narrator.help_text = " ".join(overview(game, slap=self.rules.slap))
 
     def announcement_finished(self, sequence: int) -> None:
         """The speaker has finished with the current match's events up to `sequence`."""
@@ -323,9 +326,11 @@ class Session:
         self.speaker.silence()
         self.speaker.begin_match()
         if tutorial:
+            # The tutorial is a round of Spit: with the variant, it teaches choosing a pile.
+            spit = self.rules if self.rules.game == "spit" else self.rules_for("spit")
             coach = self.tutorials(
                 functools.partial(self.say, priority=Priority.NORMAL, topic="tutorial"),
-                lambda: self._tutorial_finished(game))
+                lambda: self._tutorial_finished(game), slap=spit.slap)
             match = coach.match
         else:
             coach = None

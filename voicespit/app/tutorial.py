@@ -3,7 +3,8 @@
 Someone who has never seen the cards learns the game from what it says: what
 the stockpiles and the spit piles are, how a card goes on a pile, that the card
 beneath turns over by itself, "turn over" and "spit" when nobody can play, and
-the slap at the end. Each step ends with the one command to say ("Say seven on
+the slap at the end (with `slap = false`, choosing the pile instead: the round is
+played with the variant the player's games have). Each step ends with the one command to say ("Say seven on
 left."), waits for it, and explains a mistake in terms of the table in front
 of the player. After two guided plays the player finds the cards alone, with a
 hint on "what can I say" or after a quiet while.
@@ -296,9 +297,12 @@ class Tutorial:
         self._learned("slap")
         self.step = Step.SLAP
         self._cancel_hint()
+        if not state.rules.slap and state.chooser != PLAYER:
+            self._speak([lessons.round_over(over.first_out), lessons.OPPONENT_CHOOSES])
+            return
         sizes, slap = lessons.pile_sizes(state)
-        self._speak([lessons.round_over(over.first_out), *lessons.SLAP, sizes],
-                    self._asking(slap))
+        taking = lessons.SLAP if state.rules.slap else lessons.CHOOSE
+        self._speak([lessons.round_over(over.first_out), *taking, sizes], self._asking(slap))
 
     def _finish(self) -> None:
         self._learned("done")
@@ -390,11 +394,14 @@ class TutorialFactory:
     seed: int = TUTORIAL_SEED
     hint_seconds: float = HINT_SECONDS
 
-    def __call__(self, say: Say, finished: Callable[[], None]) -> Tutorial:
+    def __call__(self, say: Say, finished: Callable[[], None], *, slap: bool = True) -> Tutorial:
+        """`slap`: the round ends in a slap (False: the first out chooses a pile, as in the
+        player's games with `slap = false`)."""
         # The player says spit at a stalemate (that is a lesson) and slaps first.
         settings = dataclasses.replace(self.match_settings, auto_spit=False, auto_start=False,
                                        slap_window_seconds=SLAP_WINDOW_SECONDS)
-        match = Match(Rules.for_game("spit"), self.make_clock(), seed=f"tutorial:{self.seed}",
+        rules = Rules.for_game("spit", () if slap else ("slap=false",))
+        match = Match(rules, self.make_clock(), seed=f"tutorial:{self.seed}",
                       settings=settings)
         PatientOpponent(match, random.Random(f"tutorial opponent:{self.seed}"))
         return Tutorial(match, say, finished, self.hint_seconds)

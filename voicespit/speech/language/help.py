@@ -3,7 +3,8 @@
 Every phrase in it comes from the grammar (`PHRASINGS` through `phrase_for`), so
 the help can never name a command the recognizer does not know, and every
 phrasing of a topic is listed with its own meaning. Speed help leaves out what
-only Spit has (stockpiles, moves, slaps) and Spit help what only Speed has.
+only Spit has (stockpiles, moves, slaps) and Spit help what only Speed has; with
+`slap = false` nobody races to slap, and the help says who chooses the pile instead.
 
 A listener cannot skim, so no sentence is longer than `MAX_WORDS` words and
 `HelpPages` hands them out `PAGE_SENTENCES` at a time: "more" continues, "stop"
@@ -41,6 +42,11 @@ _MEANING_IN: Final[dict[tuple[str, str], str]] = {
     ("speed", "face down cards"): "hear how many cards are left in the draw and side piles",
 }
 """Where a phrasing's own meaning speaks of both games, what it means in one of them."""
+_MEANING_CHOOSING: Final[dict[str, str]] = {
+    "slap {pile}": "at the end of a round, when the choice is yours, take that pile",
+}
+"""With `slap = false` (the first one out chooses a pile, nobody slaps), what a phrasing
+whose own meaning speaks of slapping does instead."""
 
 
 def said(command: Command) -> str:
@@ -60,7 +66,10 @@ def applies_to(phrasing: Phrasing, game: str) -> bool:
     return game == "spit" or not {"stock", "target"} & set(phrasing.slots)
 
 
-def meaning_in(phrasing: Phrasing, game: str) -> str:
+def meaning_in(phrasing: Phrasing, game: str, *, slap: bool = True) -> str:
+    """What the phrasing does in `game` (`slap`: whether Spit's round ends in a slap race)."""
+    if not slap and phrasing.pattern in _MEANING_CHOOSING:
+        return _MEANING_CHOOSING[phrasing.pattern]
     return _MEANING_IN.get((game, phrasing.pattern), phrasing.meaning)
 
 
@@ -72,8 +81,9 @@ def example_of(phrasing: Phrasing, game: str = "spit") -> str:
                            phrasing.pattern))
 
 
-def overview(game: str) -> list[str]:
-    """What "help" says first: the commands that matter most in `game`, one idea a sentence."""
+def overview(game: str, *, slap: bool = True) -> list[str]:
+    """What "help" says first: the commands that matter most in `game`, one idea a sentence.
+    `slap`: whether a round of Spit ends in a race to slap (False: the first out chooses)."""
     def say(verb: Verb, **slots: int) -> str:
         return said(Command(verb, **slots))
 
@@ -85,9 +95,13 @@ def overview(game: str) -> list[str]:
         f"Say {say(Verb.READY)} to start a round, and {say(Verb.SPIT)} to turn new cards "
         "onto the piles when nobody can play.",
     ]
-    if game == "spit":
+    if game == "spit" and slap:
         sentences.append(f"When a round ends, say {say(Verb.SLAP, pile=0)} or "
                          f"{say(Verb.SLAP, pile=1)} to take the smaller pile.")
+    elif game == "spit":
+        sentences.append(f"When a round ends, the first one out chooses the pile to take: say "
+                         f"{say(Verb.SLAP, pile=0)} or {say(Verb.SLAP, pile=1)} when the choice "
+                         "is yours.")
     sentences += [
         f"To hear the table, say {say(Verb.PILES)}, {say(Verb.MY_CARDS)}, {say(Verb.COUNT)} "
         f"or {say(Verb.SCORE)}.",
@@ -103,13 +117,14 @@ def overview(game: str) -> list[str]:
     return sentences
 
 
-def topic_help(group: Group, game: str) -> list[str]:
-    """Every phrasing of one topic that means something in `game`, with what it does."""
+def topic_help(group: Group, game: str, *, slap: bool = True) -> list[str]:
+    """Every phrasing of one topic that means something in `game`, with what it does
+    (`slap`: as in `overview`)."""
     sentences = [f"{_capitalized(group.value)}."]
     for phrasing in PHRASINGS:
         if phrasing.verb.group is group and applies_to(phrasing, game):
             sentences.append(f"{_capitalized(example_of(phrasing, game))}: "
-                             f"{meaning_in(phrasing, game)}.")
+                             f"{meaning_in(phrasing, game, slap=slap)}.")
     return sentences
 
 
