@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from voicespit.engine import Rules, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.spit import SpitState
@@ -12,7 +14,12 @@ from voicespit.engine.state import Phase
 from voicespit.speech.language import grammar
 from voicespit.speech.language.commands import GrammarContext, Group, Verb
 from voicespit.speech.language.context import context_for
-from voicespit.speech.language.parser import parse
+from voicespit.speech.language.parser import (
+    TYPED_SHORTHANDS,
+    InvalidCommandError,
+    parse,
+    parse_typed,
+)
 
 
 def test_every_verb_can_be_said_and_every_sentence_means_one_command() -> None:
@@ -51,6 +58,16 @@ def test_the_words_the_grammar_left_out_still_parse_when_typed() -> None:
                      ("What's on the piles?", "show piles")):
         assert old not in grammar.sentences()
         assert parse(old) == parse(new)
+
+
+def test_the_typists_short_forms_parse_when_typed_and_leave_the_spoken_language_alone() -> None:
+    for short, meant in TYPED_SHORTHANDS.items():
+        assert short not in grammar.sentences(), short
+        assert parse_typed(short) == parse(meant), short
+        with pytest.raises(InvalidCommandError):
+            parse(short)  # the spoken path, and the game's own words heard back (self_echo)
+    assert parse_typed("cards") == parse("my cards")
+    assert parse_typed("the piles") == parse_typed("piles") == parse("show piles")
 
 
 def test_the_vosk_phrase_list_is_every_sentence_then_unk() -> None:

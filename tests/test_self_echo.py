@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import threading
 
-from voicespit.speech.listening.self_echo import SpokenWords, is_self_echo, refused_if_echo
+from voicespit.speech.listening.self_echo import (
+    Spoken,
+    SpokenWords,
+    is_self_echo,
+    refused_if_echo,
+)
 from voicespit.speech.recognizer import Recognition
 
 
@@ -38,6 +43,13 @@ def test_what_the_game_did_not_say_is_not_its_echo() -> None:
     assert not is_self_echo("four", spoken.between(9.5, 13.5))
     assert not is_self_echo("spit", spoken.between(9.5, 12.5))  # "Spit!" came later
     assert not is_self_echo("gibberish words", spoken.between(0.0, 40.0))
+
+
+def test_asking_for_your_cards_just_after_the_game_said_them_is_not_its_echo() -> None:
+    # "cards" means "my cards" only when typed (parser.TYPED_SHORTHANDS): read in the
+    # game's words, the deal would make "my cards" heard after it the game's own.
+    dealt = [Spoken("Round 1. Your cards: nine, king, five, two, ace. Say ready.", 0.0, 4.0)]
+    assert not is_self_echo("my cards", dealt)
 
 
 def test_only_the_words_around_the_command_count() -> None:

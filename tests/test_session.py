@@ -189,6 +189,27 @@ def test_information_commands_answer_from_the_table() -> None:
     assert harness.lines()[-1].endswith(" Piles: left 1, right 1."), "how tall the piles stand"
 
 
+@pytest.mark.parametrize(("typed", "answer"), [
+    ("cards", "Your cards: "), ("Cards.", "Your cards: "), ("the piles", "Left: "),
+    ("score", "Round 1. Cards left:"), ("opponent", "Your opponent's cards: "),
+    ("face down", "Face down under your stockpiles"), ("cards left", "Cards left: you 25")])
+def test_the_short_forms_a_typist_reaches_for_are_answered_not_refused(typed: str,
+                                                                       answer: str) -> None:
+    harness = Harness()
+    started(harness)
+    harness.type("ready")
+    harness.run(5.0)
+    harness.type(typed)
+    assert harness.lines()[-1].startswith(answer), harness.lines()[-1]
+
+
+def test_a_short_form_only_a_typist_uses_is_not_a_spoken_command() -> None:
+    harness = Harness()
+    started(harness)
+    harness.session.handle_text("cards", spoken=True)
+    assert harness.lines()[-1] == "Heard cards. Say again?"
+
+
 def test_commands_for_a_game_when_no_game_is_on_say_how_to_start_one() -> None:
     harness = Harness()
     for said in ("seven on left", "my cards", "ready", "pause game"):

@@ -43,7 +43,7 @@ from voicespit.profile import Profile
 from voicespit.speech.language.commands import Command, Group, Verb
 from voicespit.speech.language.grammar import GAME_WORDS, phrase_for
 from voicespit.speech.language.help import HelpPages, overview, topic_help
-from voicespit.speech.language.parser import CommandError, parse, words_of
+from voicespit.speech.language.parser import CommandError, parse, parse_typed, words_of
 
 log = logging.getLogger(__name__)
 HUMAN = 0
@@ -156,7 +156,7 @@ class Session:
             self.handle_binding(binding)
             return
         try:
-            command = parse(text)
+            command = parse(text) if spoken else parse_typed(text)
         except CommandError:
             if spoken:
                 self.handle_unheard(text)

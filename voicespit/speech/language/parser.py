@@ -87,6 +87,18 @@ _FILLERS: Final = frozenset({"the", "a", "an", "please", "um", "uh", "er", "erm"
                              "card", "pile", "now"})
 """Words dropped before matching (only when the words do not match as they are)."""
 
+TYPED_SHORTHANDS: Final[dict[str, str]] = {
+    "cards": "my cards", "stockpiles": "my cards", "my stockpiles": "my cards",
+    "pile": "show piles", "opponent": "opponent's cards", "opponents": "opponent's cards",
+    "their cards": "opponent's cards", "face down": "face down cards",
+    "facedown": "face down cards", "scores": "score please", "cards left": "how many cards",
+}
+"""The short forms a typist reaches for ("cards" for "my cards"), read in typed lines only
+(`parse_typed`). Not in `parse`: spoken text is always a sentence of the grammar, and
+`parse` also reads the game's own words heard back (`listening.self_echo`), where
+"Your cards: nine, ..." would become the command "my cards", and a player asking for
+their cards just after the deal was said would be refused as the game's echo."""
+
 
 def _spellings(word: str) -> frozenset[str]:
     spellings = {word, *_HOMOPHONES.get(word, ())}
@@ -127,6 +139,21 @@ def parse(text: str) -> Command:
     if command is None:
         raise InvalidCommandError(f"I didn't understand {' '.join(words)!r}")
     return command
+
+
+def parse_typed(text: str) -> Command:
+    """The command a typed line says: as `parse`, and also the typist's short forms
+    (`TYPED_SHORTHANDS`, and the grammar's old words after "the" and the like: "the piles")."""
+    try:
+        return parse(text)
+    except InvalidCommandError:
+        words = words_of(text)
+        for tried in (words, [word for word in words if word not in _FILLERS]):
+            said = " ".join(tried)
+            meant = TYPED_SHORTHANDS.get(said) or _OLD_WORDS.get(said)
+            if meant is not None:
+                return parse(meant)
+        raise
 
 
 def _modernized(words: list[str]) -> list[str]:
