@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tests.positions import card, speed_position
 from voicespit.engine import Card, Rules, SpeedState, SpitState, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.events import (
@@ -199,6 +200,29 @@ def test_a_points_match_says_why_every_card_is_dealt_again() -> None:
 def test_scores_are_said_from_your_side() -> None:
     said = one(Narrator().narrate(ScoresChanged((3, 9), (12, 30)), spit_state()))
     assert said.text == "Score: you 12, opponent 30."
+
+
+@pytest.mark.parametrize(("their_draw", "yours", "theirs"), [
+    ("", "You score nothing: the opponent's draw pile is empty.",
+     "Opponent scores nothing: your draw pile is empty."),
+    ("3D", "You score 1: the card left in the opponent's draw pile.",
+     "Opponent scores 1: the card left in your draw pile."),
+    ("3D 4D 6D", "You score 3: the cards left in the opponent's draw pile.",
+     "Opponent scores 3: the cards left in your draw pile.")])
+def test_a_speed_deal_on_points_says_what_its_winner_scored_even_when_it_is_nothing(
+        their_draw: str, yours: str, theirs: str) -> None:
+    # The winner scores the cards left in the loser's draw pile: often none at all, and
+    # an unchanged score said alone left the player wondering why.
+    rules = Rules.for_game("speed", ["scoring=points", "target_score=10"])
+    state = speed_position(rules, my_hand="7C", their_hand="JD 2S", their_draw=their_draw,
+                           left="8D", right="KC", left_side="3S", right_side="4S")
+    events = state.apply(0, act.PlayCard(card("7C"), act.LEFT))
+    scored = next(event for event in events if isinstance(event, ScoresChanged))
+    points = len(their_draw.split())
+    assert one(Narrator().narrate(scored, state)).text == \
+        f"{yours} Score: you {points}, opponent 0."
+    assert one(Narrator(seat=1).narrate(scored, state)).text == \
+        f"{theirs} Score: you 0, opponent {points}."
 
 
 def test_the_deal_tells_you_your_cards_in_stockpile_order() -> None:

@@ -153,7 +153,7 @@ def test_with_scoring_the_winner_scores_the_cards_left_in_the_opponents_draw_pil
     state = speed_position(rules, my_hand="7C", their_hand="JD 2S", their_draw="3D 4D 6D",
                            left="8D", right="KC", left_side="3S", right_side="4S")
     events = state.apply(0, PlayCard(card("7C"), LEFT))
-    assert ScoresChanged((3, 0), (3, 0)) in events
+    assert ScoresChanged((3, 0), (3, 0), scorer=0) in events
     assert state.round == 2 and state.phase is Phase.READY, "below the target: deal again"
     assert len({c.index for c in state.all_cards()}) == 52
 
@@ -164,7 +164,7 @@ def test_with_scoring_a_blocked_deal_gives_its_winner_the_opponents_draw_pile() 
                            left="9D 5C JC", right="4C KC", left_side="QC", right_side="JS",
                            phase=Phase.STALEMATE)
     events = state.apply(0, Spit())
-    assert ScoresChanged((1, 0), (1, 0)) in events
+    assert ScoresChanged((1, 0), (1, 0), scorer=0) in events
 
 
 def test_with_scoring_the_target_ends_the_match() -> None:

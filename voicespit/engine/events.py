@@ -169,6 +169,9 @@ class ScoresChanged:
 
     gained: tuple[int, int]
     scores: tuple[int, int]
+    scorer: int | None = None
+    """Speed: the deal's winner, the one player who scores (the cards left in the other's
+    draw pile, maybe none); None in Spit, where both score."""
 
     def __str__(self) -> str:
         return f"scores +{list(self.gained)} = {list(self.scores)}"

@@ -286,7 +286,8 @@ class SpeedState:
             gained = [0, 0]
             gained[winner] = len(self.draw_piles[OTHER[winner]])
             self.scores[winner] += gained[winner]
-            events.append(ScoresChanged((gained[0], gained[1]), (self.scores[0], self.scores[1])))
+            events.append(ScoresChanged((gained[0], gained[1]), (self.scores[0], self.scores[1]),
+                                        winner))
         target = self.rules.target_score
         if max(self.scores) >= target:
             leader = 0 if self.scores[0] > self.scores[1] else 1

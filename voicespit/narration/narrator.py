@@ -184,7 +184,8 @@ class Narrator:
                                      lifetime=3.0)]
             case ScoresChanged(scores=scores):
                 mine, theirs = scores[self.seat], scores[1 - self.seat]
-                return [Announcement(f"Score: you {mine}, opponent {theirs}.", "score")]
+                total = f"Score: you {mine}, opponent {theirs}."
+                return [Announcement(f"{self._scored(event)} {total}".lstrip(), "score")]
             case Redealt(player=player):
                 who = "You have" if player == self.seat else "Opponent has"
                 return [Announcement(f"{who} no cards left. All the cards are dealt again.",
@@ -366,6 +367,20 @@ class Narrator:
                 text += f" One pile only: {PILE_NAMES[state.only_pile]}."
         return [Announcement(text + (prompt if last_words else ""), f"deal:{player}",
                              about=player)]
+
+    def _scored(self, event: ScoresChanged) -> str:
+        """Speed: who scored and for what, above all when it was nothing (the draw pile the
+        points come from was empty), so a deal ending on an unchanged score is explained."""
+        scorer = event.scorer
+        if scorer is None:
+            return ""
+        yours = scorer == self.seat
+        who, pile = ("You score", "the opponent's") if yours else ("Opponent scores", "your")
+        gained = event.gained[scorer]
+        if gained == 0:
+            return f"{who} nothing: {pile} draw pile is empty."
+        cards = "the card" if gained == 1 else "the cards"
+        return f"{who} {gained}: {cards} left in {pile} draw pile."
 
     def _game_over(self, winner: int | None) -> Announcement:
         if winner is None:
