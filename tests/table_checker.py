@@ -26,7 +26,7 @@ RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
          "jack", "queen", "king")
 
 _CARDS = re.compile(r"^(?:Round \d+\. )?Your (cards|hand): ([a-z, ]+)\.")
-_STOCK = re.compile(r"^Stock (\w+): (\w+)\.$")
+_STOCK = re.compile(r"^Stock (\w+) shows an? (\w+)\.$")
 _MOVED = re.compile(r"^(\w+) moves from stock (\w+) to stock (\w+)\.$")
 _DREW = re.compile(r"^Drew an? (\w+)\.$")
 _PILE = re.compile(r"(Left|Right): (\w+)(?: \((you|opponent)\))?\.")
@@ -197,6 +197,10 @@ def _rank_of(card_name: str) -> str:
     return card_name.split(" of ")[0]
 
 
+def _with_article(rank: str) -> str:
+    return f"{'an' if rank[0] in 'aeiou' else 'a'} {rank}"
+
+
 def _played_from(event: str) -> int | None:
     found = re.match(r"P0 plays .* from stockpile (\w+) on", event)
     return STOCK_WORDS.index(found.group(1)) if found else None
@@ -205,10 +209,10 @@ def _played_from(event: str) -> int | None:
 def _news(event: str) -> list[tuple[str, str]]:
     """The lines an event of the player's must produce."""
     if found := re.match(r"P0 turns up (.+) on stockpile (\w+)$", event):
-        return [("new card", f"Stock {found.group(2)}: {_rank_of(found.group(1))}.")]
-    if found := re.match(r"P0 draws (.+)$", event):
         rank = _rank_of(found.group(1))
-        return [("new card", f"Drew {'an' if rank[0] in 'aeiou' else 'a'} {rank}.")]
+        return [("new card", f"Stock {found.group(2)} shows {_with_article(rank)}.")]
+    if found := re.match(r"P0 draws (.+)$", event):
+        return [("new card", f"Drew {_with_article(_rank_of(found.group(1)))}.")]
     if found := re.match(r"P0 moves (.+) from stockpile (\w+) to (\w+)$", event):
         rank = _rank_of(found.group(1)).capitalize()
         return [("renumbering", f"{rank} moves from stock {found.group(2)} "

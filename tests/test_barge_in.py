@@ -28,7 +28,7 @@ BLOCK = 480
 
 def narration() -> np.ndarray:
     with tempfile.TemporaryDirectory() as folder:
-        line = trim(speak("Left: seven. Right: eight, opponent. Stock two: queen. Your turn.",
+        line = trim(speak("Left: seven. Right: eight, opponent. Stock two shows a queen. Your turn.",
                           "en-us", 175, Path(folder))).astype(np.float64)
     return np.tile(line, 4)
 

@@ -32,7 +32,7 @@ def level_db(samples: np.ndarray) -> float:
 
 
 def test_the_games_voice_is_taken_out_and_the_players_is_kept() -> None:
-    game = np.tile(espeak_samples("Left: seven. Right: eight, opponent. Stock two: queen."), 3)
+    game = np.tile(espeak_samples("Left: seven. Right: eight, opponent. Stock two shows a queen."), 3)
     player = espeak_samples("nine on left", voice="en-us+f3")
     room = impulse_response(0.3, 40.0, SAMPLE_RATE, np.random.default_rng(1))
     echo = np.convolve(game, room)[:len(game)] * 0.5

@@ -53,7 +53,7 @@ def through_the_room(game: np.ndarray, player: np.ndarray, at: int
 
 
 def test_over_the_game_the_linear_output_keeps_the_player_that_aec3_turns_down() -> None:
-    game = np.tile(espeak_samples("Left: seven. Right: eight, opponent. Stock two: queen."), 3)
+    game = np.tile(espeak_samples("Left: seven. Right: eight, opponent. Stock two shows a queen."), 3)
     player = espeak_samples("nine on left", voice="en-us+f3")
     at = len(game) - len(player) - SAMPLE_RATE
     _, suppressed, heard = through_the_room(game, player, at)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from tests.positions import card, speed_position
-from voicespit.engine import Card, Rules, SpeedState, SpitState, new_game
+from voicespit.engine import DECK, Card, Rules, SpeedState, SpitState, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.events import (
     CardDrawn,
@@ -88,10 +89,26 @@ def test_terse_says_only_the_rank_and_lets_the_cue_say_the_rest() -> None:
 
 def test_your_new_stockpile_card_is_spoken_but_the_opponents_only_in_full() -> None:
     state = spit_state()
-    assert one(Narrator().narrate(CardTurnedUp(0, 2, JACK), state)).text == "Stock three: jack."
+    assert one(Narrator().narrate(CardTurnedUp(0, 2, JACK), state)).text == \
+        "Stock three shows a jack."
     assert Narrator().narrate(CardTurnedUp(1, 2, JACK), state) == []
     assert one(Narrator(Verbosity.FULL).narrate(CardTurnedUp(1, 2, JACK), state)).text == (
         "Opponent shows jack.")
+
+
+def test_a_stockpiles_number_and_its_new_card_are_never_two_numbers_back_to_back() -> None:
+    # "Stock five: eight." was heard as two numbers: which was the pile, which the card?
+    state = spit_state()
+    eight = Card.parse("eight of clubs")
+    assert one(Narrator().narrate(CardTurnedUp(0, 4, eight), state)).text == \
+        "Stock five shows an eight."
+    coloured = spit_state(variants=("alternating_colours=true",))
+    assert one(Narrator().narrate(CardTurnedUp(0, 2, NINE), coloured)).text == \
+        "Stock three shows a red nine."
+    for slot in range(5):
+        for rank in range(13):
+            said = one(Narrator().narrate(CardTurnedUp(0, slot, DECK[rank * 4]), state)).text
+            assert re.fullmatch(r"Stock \w+ shows an? \w+\.", said), said
 
 
 def test_the_opponents_hand_in_speed_is_never_told() -> None:
@@ -388,12 +405,12 @@ def test_your_new_cards_are_named_at_every_detail_level(verbosity: Verbosity) ->
     terse = verbosity is Verbosity.TERSE
     turned = one(Narrator(verbosity).narrate(CardTurnedUp(0, 4, NINE), spit_state()))
     drawn = one(Narrator(verbosity).narrate(CardDrawn(0, NINE), speed_state()))
-    assert (turned.mirror_line, drawn.mirror_line) == ("Stock five: nine.", "Drew a nine.")
+    assert (turned.mirror_line, drawn.mirror_line) == ("Stock five shows a nine.", "Drew a nine.")
     if terse:
         assert turned.text == drawn.text == "Nine.", "ranks only"
         assert turned.cue is drawn.cue is Cue.NEW_CARD and turned.pan == 1.0
     else:
-        assert (turned.text, drawn.text) == ("Stock five: nine.", "Drew a nine.")
+        assert (turned.text, drawn.text) == ("Stock five shows a nine.", "Drew a nine.")
 
 
 @pytest.mark.parametrize("verbosity", list(Verbosity), ids=lambda v: v.value)

@@ -18,7 +18,7 @@ def spoken_match() -> SpokenWords:
     narration: the countdown, then pile and stockpile news."""
     spoken = SpokenWords()
     for text, start, end in (("Three.", 10.0, 10.4), ("Two.", 11.0, 11.4), ("One.", 12.0, 12.4),
-                             ("Spit!", 13.0, 13.4), ("Stock five: three.", 20.0, 21.0),
+                             ("Spit!", 13.0, 13.4), ("Stock five shows a three.", 20.0, 21.0),
                              ("Left: seven. Right: eight (opponent).", 30.0, 32.0)):
         spoken.played(text, start, end)
     return spoken

@@ -187,7 +187,7 @@ def test_newer_words_on_the_same_topic_stop_the_stale_ones_mid_word(ears: Ears) 
 def test_reports_bracket_the_speech_and_count_every_event_heard_in_order(ears: Ears) -> None:
     ears.speaker.say(pile("two", 1, cue=True))
     ears.speaker.note_silent(2)
-    ears.speaker.say(Announcement("Stock three: jack.", "stock:2", sequence=3))
+    ears.speaker.say(Announcement("Stock three shows a jack.", "stock:2", sequence=3))
     ears.speaker.note_silent(4)
     assert ears.speaker.wait_until_idle(IDLE)
     assert ears.heard == sorted(ears.heard) and ears.heard[-1] == 4
@@ -207,9 +207,9 @@ def test_the_words_are_reported_with_when_they_are_heard(ears: Ears) -> None:
     words: list[tuple[str, float, float]] = []
     ears.speaker.on_words_played(lambda text, start, end: words.append((text, start, end)))
     ears.speaker.say(Announcement("Left: seven.", "pile:left", sequence=1))
-    ears.speaker.say(Announcement("Stock three: jack.", "stock:2", sequence=2))
+    ears.speaker.say(Announcement("Stock three shows a jack.", "stock:2", sequence=2))
     assert ears.speaker.wait_until_idle(IDLE)
-    assert [text for text, _, _ in words] == ["Left: seven.", "Stock three: jack."]
+    assert [text for text, _, _ in words] == ["Left: seven.", "Stock three shows a jack."]
     recording = ears.recording()
     sound = np.flatnonzero(np.abs(recording[:, 0]) > 1e-3)
     (_, first_start, first_end), (_, second_start, second_end) = words

@@ -31,10 +31,10 @@ def test_a_burst_of_changes_to_one_pile_leaves_only_the_newest() -> None:
 
 def test_different_topics_keep_their_order() -> None:
     queue = AnnouncementQueue()
-    for announcement in (said("Left: two.", "pile:left"), said("Stock one: king.", "stock:0"),
+    for announcement in (said("Left: two.", "pile:left"), said("Stock one shows a king.", "stock:0"),
                          said("Right: five.", "pile:right")):
         queue.push(announcement, 0.0)
-    assert drain(queue) == ["Left: two.", "Stock one: king.", "Right: five."]
+    assert drain(queue) == ["Left: two.", "Stock one shows a king.", "Right: five."]
 
 
 def test_higher_priority_goes_first() -> None:

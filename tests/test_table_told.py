@@ -118,7 +118,7 @@ def test_the_checker_finds_a_deal_without_its_prompt_and_a_card_never_told(
     game_log.write_text(text.replace(" Say ready.", ""))
     assert any("did not end with 'Say ready.'" in found
                for found in check_log(game_log, "spit").problems)
-    # Every "Stock N: X." line gone: the cards turned up are never known, and the
+    # Every "Stock N shows a X." line gone: the cards turned up are never known, and the
     # first one the player could play is reported.
     game_log.write_text("\n".join(line for line in text.splitlines()
                                   if ": said: Stock " not in line) + "\n")

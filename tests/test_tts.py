@@ -71,7 +71,7 @@ def test_the_opponent_speaks_in_a_different_voice(renderer: Pyttsx3Renderer) -> 
 
 def test_an_unknown_voice_falls_back_to_the_default_and_says_so(
         renderer: Pyttsx3Renderer) -> None:
-    samples = renderer.render("Stock two: king.", Voice("no-such-voice", 50), 200)
+    samples = renderer.render("Stock two shows a king.", Voice("no-such-voice", 50), 200)
     assert len(samples) > 0
     assert any("no-such-voice" in error for error in renderer.voice_errors)
 

@@ -248,8 +248,9 @@ class Narrator:
         words = card_words(card, colours)
         if player == self.seat:
             # Every new card of yours is told: a number key plays it (terse: the rank, the
-            # cue panned to its stockpile).
-            line = f"Stock {STOCK_NAMES[stock]}: {words}."
+            # cue panned to its stockpile). "Stock five: eight." put two numbers back to
+            # back: "shows a" keeps the stockpile's apart from the card's.
+            line = f"Stock {STOCK_NAMES[stock]} shows {with_article(words)}."
             text = sentence(words) if self.verbosity is Verbosity.TERSE else line
             return [Announcement(text, f"stock:{stock}", Priority.NORMAL,
                                  self._terse_cue(Cue.NEW_CARD),

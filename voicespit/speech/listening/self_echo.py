@@ -4,10 +4,11 @@ The canceller leaves a trace of the game's voice, and the talk detector sometime
 takes a burst of it for the player (a false start); the echo mask then lets that
 trace through, and the recognizer, listening for commands, hears the game's own
 words as one: on the room benchmark the countdown's "Three." became the command
-"three", and "Stock five: three." the command "five". But the game knows what it
-said and when. `SpokenWords` keeps the words of every announcement with the clock
-times they were heard; `is_self_echo` says whether a command is one the game's
-own words in that window would also make ("three" from "...Three. Two. One.").
+"three", and the news of a new card the command "five" (the stockpile's number, in
+"Stock five shows a three."). But the game knows what it said and when.
+`SpokenWords` keeps the words of every announcement with the clock times they were
+heard; `is_self_echo` says whether a command is one the game's own words in that
+window would also make ("three" from "...Three. Two. One.").
 The listener refuses such a command as not understood, so the player, if it was
 them, is told, and a card nobody said is never played.
 
