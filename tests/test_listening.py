@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from benchmarks.make_corpus import speak, trim
+from benchmarks.room import impulse_response, levelled
 from tests.app_harness import Harness
 from tests.conftest import REAL_VOICES
 from tests.test_listener import PacedSource
@@ -15,15 +21,22 @@ from tests.test_voice import script
 from voicespit.app.listening import NO_CANCELLER, choose_listening
 from voicespit.app.session import TALKED_OVER
 from voicespit.app.voice import VoiceInput, open_voice_input
+from voicespit.clock import FakeClock
 from voicespit.config import load_settings
-from voicespit.speech.listening.echo import CancellerError, EchoCanceller, EchoStage, WebRtcCanceller
+from voicespit.speech.listening.echo import (
+    CancellerError,
+    EchoCanceller,
+    EchoStage,
+    WebRtcCanceller,
+    open_canceller,
+)
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.linear_echo import SpeexCanceller
-from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.listening.sources import AudioBlock, read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.recognizers.whisper_model import WhisperModel
-from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer
+from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, WhisperSettings
 
 
 def no_canceller() -> EchoCanceller:
@@ -122,3 +135,83 @@ def test_with_the_echo_guard_a_command_the_game_talked_over_is_never_lost_in_sil
     assert TALKED_OVER in said_over_by_the_game(whisper_model, cut=True)
     # The same word with the game silent is simply heard: the answer is the cut's doing.
     assert TALKED_OVER not in said_over_by_the_game(whisper_model, cut=False)
+
+
+class RoomWithTheGameTalking:
+    """A microphone in a room where the game talks all along (its narration, echoed by a
+    0.5 s room at the player's level) and the player says one word at 8 s, the canceller
+    having learnt the room by then; blocks come in real-time order on the fake clock, and
+    what the game plays goes to the far end as it is played."""
+
+    BLOCK = 480
+
+    def __init__(self, word: np.ndarray, clock: FakeClock, reference: PlaybackReference) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            line = trim(speak("Left: nine. Right: four, opponent. Stock one shows a king. "
+                              "Say ready.", "en-us", 175, Path(folder))).astype(np.float64)
+        # A second of the room alone first, as before the game's greeting.
+        self.game = np.concatenate([np.zeros(SAMPLE_RATE), np.tile(line, 14)])[:14 * SAMPLE_RATE]
+        room = impulse_response(0.5, 45.0, SAMPLE_RATE, np.random.default_rng(2))
+        echo = np.convolve(self.game, room)[:len(self.game)]
+        player = levelled(word)
+        echo = levelled(echo)  # the echo as loud as the player: 0 dB
+        near = np.random.default_rng(3).standard_normal(len(echo)) * 32768 * 10 ** (-60 / 20)
+        near[8 * SAMPLE_RATE:8 * SAMPLE_RATE + len(player)] += player
+        self.microphone = np.clip(echo + near, -32768, 32767).astype(np.int16)
+        self.clock, self.reference = clock, reference
+
+    def blocks(self) -> Iterator[AudioBlock]:
+        for first in range(0, len(self.microphone) - self.BLOCK, self.BLOCK):
+            played = self.game[first:first + self.BLOCK] / 32768
+            self.reference.push(played.astype(np.float32), first / SAMPLE_RATE)
+            self.clock.advance(self.BLOCK / SAMPLE_RATE)
+            yield AudioBlock(self.microphone[first:first + self.BLOCK].tobytes(),
+                             first / SAMPLE_RATE)
+
+    def close(self) -> None:
+        pass
+
+
+def said_over_the_game_with_the_canceller(whisper_model: WhisperModel, recording: str,
+                                           answer_after: float | None = None) -> list[str]:
+    """What the player hears after saying a real word over the game, with `listen = always`:
+    the canceller, talk detector, echo mask, listener and Whisper are the game's own.
+    `answer_after`: seconds of quiet before the recognizer answers (None: as it does)."""
+    path = REAL_VOICES / recording
+    if not path.is_file():
+        pytest.skip("needs the shared real voices")
+    word, _ = read_wav(path)
+    harness = Harness()
+    reference = PlaybackReference(SAMPLE_RATE)
+    gate = ListeningGate("always")
+    gate.speaking_started(0.0)
+    room = RoomWithTheGameTalking(np.frombuffer(word, dtype="<i2").astype(np.float64),
+                                  harness.clock, reference)
+    settings = WhisperSettings()
+    if answer_after is not None:
+        frames = round(answer_after * 100)
+        settings = dataclasses.replace(settings, endpoint=dataclasses.replace(
+            settings.endpoint, pause_frames=frames, settle_frames=frames, end_frames=frames))
+    voice = VoiceInput(room, WhisperRecognizer(whisper_model, settings=settings), gate,
+                       harness.session, harness.clock,
+                       echo=EchoStage(open_canceller(), reference), barge_in=True)
+    voice.start()
+    assert voice.listener.wait(120)
+    assert voice.listener.barge_ins == 1, "the game stopped for the player, once"
+    return harness.lines()
+
+
+def test_talking_over_the_game_a_word_refused_as_doubtful_is_answered_say_again(
+        whisper_model: WhisperModel) -> None:
+    # "Zero" is no command: Whisper's best sentence for it is refused as doubtful.
+    assert said_over_the_game_with_the_canceller(whisper_model, "0_jackson_1.wav") == \
+        ["Say again?"]
+
+
+def test_talking_over_the_game_a_command_the_game_speaks_over_again_is_never_lost_in_silence(
+        whisper_model: WhisperModel) -> None:
+    # The recognizer takes longer to answer than the game waits after the player stops
+    # (`answer_wait`): the game speaks again, the echo mask keeps the rest of "seven", its
+    # end included, from the recognizer, and the command is lost. The player is told.
+    assert said_over_the_game_with_the_canceller(whisper_model, "7_jackson_3.wav",
+                                                 answer_after=2.5) == [TALKED_OVER]

@@ -14,7 +14,10 @@ final result, even a refusal; or `answer_wait` after the detector heard them sto
 if none came), so held speech can go on only once the command is decided. When
 the gate cut an utterance that the player had begun, or the player was still
 speaking when the game stopped and the listener had to skip the rest, `dropped` is
-called: the command was lost and the player must be told.
+called: the command was lost and the player must be told. So it is when, with a
+canceller, the game's voice comes back before the recognizer answered a command the
+detector heard the player say: the echo mask then keeps the rest of it from the
+recognizer, which forgets what it had.
 With a canceller, what the game alone played never reaches the recognizer
 (`EchoMask`): only audio the detector judged to be the player's, while it plays;
 and a command that the game's own words around it would also make is refused as
@@ -168,6 +171,9 @@ class Listener:
         self._skipped_speech = False
         self._player_heard = False
         """Speech heard in this utterance while nothing was playing: the player's voice."""
+        self._player_found = False
+        """The talk detector heard the player in the utterance the recognizer is hearing:
+        if the echo mask throws it away unanswered, it is reported lost (`dropped`)."""
         self._drop_reported = False
         self._activity = VoiceActivity()
         self._offsets: collections.deque[float] = collections.deque(maxlen=_OFFSET_WINDOW)
@@ -268,9 +274,15 @@ class Listener:
             filled = self.room_tone.fill(np.frombuffer(block.pcm, dtype="<i2"))
             self._hear(AudioBlock(filled.astype("<i2").tobytes(), block.start),
                        offset + block.start)
-        elif self._feeding:  # only the game's residual from here: what began was its own
+        elif self._feeding:
+            # Only the game's residual from here: what began was its own, unless the
+            # player was heard in it, and then their command is lost unanswered.
+            lost = self._player_found and self._activity.heard_speech
             self._call_recognizer(self.recognizer.reset)
             self._feeding = False
+            self._forget_utterance()
+            if lost:
+                self._lost(offset + judged.block.start)
 
     def _hear(self, block: AudioBlock, start: float) -> None:
         """The gate, then the recognizer, for a block recorded from clock time `start`."""
@@ -332,6 +344,7 @@ class Listener:
     def _forget_utterance(self) -> None:
         self._activity.reset_utterance()
         self._player_heard = False
+        self._player_found = False
 
     def _watch_talk(self, block: AudioBlock, microphone: np.ndarray, start: float) -> None:
         """Barge-in: the player's voice while the game speaks hushes, then stops, the game."""
@@ -342,6 +355,8 @@ class Listener:
         audible = self._is_game_audible(start)
         self.talk_over.watch(samples, microphone[:len(samples)], far, start,
                              start + block.duration, audible, self.clock.now())
+        if self.detector.talking and any(self.detector.last_loud):
+            self._player_found = True  # not the quiet that ends their words: their voice
         if self.mask is not None:  # only a masked listener asks it (`near_end`)
             self.evidence.record(block.start, self.detector.last_loud,
                                  audible or self.detector.echo_lingers)
@@ -356,6 +371,10 @@ class Listener:
 
     def _dropped(self, at: float) -> None:
         self._drop_reported = True
+        self._lost(at)
+
+    def _lost(self, at: float) -> None:
+        """An utterance of the player's was lost because of the game's voice: tell them."""
         self.utterances_dropped += 1
         if self.talk is not None:
             self._notify(self.talk.dropped, at)
