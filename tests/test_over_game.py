@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from voicespit.speech import logistic
 from voicespit.speech.listening import over_game
-from voicespit.speech.listening.over_game import FEATURES, OverGameModel, decided
+from voicespit.speech.listening.over_game import FEATURES, OverGameModel, decided, evidence
 from voicespit.speech.recognizer import Recognition
+from voicespit.speech.recognizers import whisper_acceptance
 
 
 def whisper_final(text: str, margin: float, rejected: bool) -> Recognition:
@@ -47,3 +49,12 @@ def test_the_shipped_model_reads_and_describes_todays_features() -> None:
     assert model.weights.shape == (len(FEATURES),) and 0.0 < model.threshold < 1.0
     text = model.to_json({"test": True})
     assert OverGameModel.from_json(text).threshold == model.threshold
+
+
+def test_both_decisions_count_speech_above_the_floor_up_to_one_shared_level() -> None:
+    # The over-the-game model (listening) may not import Whisper's acceptance model
+    # (recognizers, a layer above): the level both clip at is in speech/logistic.py.
+    loud = evidence("seven", 2.0, 1.0, 0.6, None, True, 0.4, above_floor_db=70.0,
+                    near_end_share=0.4, audible_share=1.0)
+    assert loud[FEATURES.index("speech above the floor")] == logistic.CLEAR_DB == 40.0
+    assert whisper_acceptance.CLEAR_DB == logistic.CLEAR_DB

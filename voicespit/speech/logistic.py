@@ -3,7 +3,9 @@
 Two decisions use one: whether to act on Whisper's best command
 (`recognizers/whisper_acceptance.py`) and whether to act on a command heard over the
 game (`listening/over_game.py`). Each subclass names its features (`FEATURES`), so a
-model written for one list is refused by a program that computes another.
+model written for one list is refused by a program that computes another. Both weigh
+how far the speech stood above the room's noise, clipped at `CLEAR_DB`, which lives
+here because `listening` may not import `recognizers` (a layer above it).
 """
 
 from __future__ import annotations
@@ -19,6 +21,13 @@ import numpy as np
 import numpy.typing as npt
 
 Model = TypeVar("Model", bound="LogisticModel")
+
+CLEAR_DB = 40.0
+"""Speech this far above the noise floor counts as clear (both models' "speech above the
+floor" stops there): above it, what the floor measures is how quiet the recording is
+(espeak-ng's digital silence stands 70 dB below its voice), not how well the words can
+be heard. (`recognizers/whisper_acceptance.py` still holds a copy of its own; a test keeps
+the two equal.)"""
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.speech.language.parser import command_in
-from voicespit.speech.logistic import LogisticModel
+from voicespit.speech.logistic import CLEAR_DB, LogisticModel
 from voicespit.speech.recognizer import Recognition
 
 FITTED = Path(__file__).with_name("over_game.json")
@@ -48,8 +48,6 @@ FEATURES = ("lead", "deficit per token", "confidence", "pocketsphinx agrees",
 """What `evidence` measures, in order."""
 NEEDED = ("margin", "deficit_per_token", "speech_seconds", "above_floor_db")
 """Scores a result must carry to be judged (Whisper's; other recognizers' are left alone)."""
-CLEAR_DB = 40.0
-"""Speech above the floor counts no further than this (as `whisper_acceptance.CLEAR_DB`)."""
 
 
 def evidence(sentence: str, margin: float, deficit_per_token: float, confidence: float,
