@@ -8,7 +8,6 @@ from voicespit.speech import logistic
 from voicespit.speech.listening import over_game
 from voicespit.speech.listening.over_game import FEATURES, OverGameModel, decided, evidence
 from voicespit.speech.recognizer import Recognition
-from voicespit.speech.recognizers import whisper_acceptance
 
 
 def whisper_final(text: str, margin: float, rejected: bool) -> Recognition:
@@ -57,4 +56,3 @@ def test_both_decisions_count_speech_above_the_floor_up_to_one_shared_level() ->
     loud = evidence("seven", 2.0, 1.0, 0.6, None, True, 0.4, above_floor_db=70.0,
                     near_end_share=0.4, audible_share=1.0)
     assert loud[FEATURES.index("speech above the floor")] == logistic.CLEAR_DB == 40.0
-    assert whisper_acceptance.CLEAR_DB == logistic.CLEAR_DB

@@ -26,8 +26,7 @@ CLEAR_DB = 40.0
 """Speech this far above the noise floor counts as clear (both models' "speech above the
 floor" stops there): above it, what the floor measures is how quiet the recording is
 (espeak-ng's digital silence stands 70 dB below its voice), not how well the words can
-be heard. (`recognizers/whisper_acceptance.py` still holds a copy of its own; a test keeps
-the two equal.)"""
+be heard."""
 
 
 @dataclass(frozen=True)

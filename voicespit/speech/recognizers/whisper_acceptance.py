@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.speech.language.parser import command_in
-from voicespit.speech.logistic import LogisticModel
+from voicespit.speech.logistic import CLEAR_DB, LogisticModel
 from voicespit.speech.recognizers.whisper_choice import Choice, CrossCheck
 
 FITTED = Path(__file__).with_name("whisper_acceptance.json")
@@ -38,10 +38,6 @@ FEATURES = ("lead", "deficit per token", "pocketsphinx agrees", "pocketsphinx na
             "close rivals", "confidence", "speech above the floor")
 """What `evidence` measures, in order. PocketSphinx hearing nothing (or not asked)
 is the case the PocketSphinx columns leave at 0."""
-CLEAR_DB = 40.0
-"""Speech this far above the noise floor counts as clear: above it, what the floor
-measures is how quiet the recording is (espeak-ng's digital silence stands 70 dB
-below its voice), not how well the words can be heard."""
 
 
 def evidence(choice: Choice, heard: str | None, tokens: int, log_probability: float,
