@@ -62,8 +62,13 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
                                               room_start_spreads=0.0)),
     "whisper without longer waits in noise": dataclasses.replace(
         WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, noisy_extra_frames=0)),
-    # The default until this round: a doubtful refusal is not scored again.
-    "whisper without the second look": dataclasses.replace(WHISPER, second_look_from=None),
+    # A doubtful refusal scored again on a shifted window (the default before the prompt).
+    "whisper with the second look": dataclasses.replace(WHISPER, second_look_from=0.3),
+    # The default before the prompt: no text before the window, the acceptance model
+    # fitted without it, and the second look.
+    "whisper without the prompt": dataclasses.replace(
+        WHISPER, prompt=None, second_look_from=0.3,
+        acceptance_file=Path(__file__).with_name("whisper_acceptance_without_prompt.json")),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")

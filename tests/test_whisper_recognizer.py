@@ -31,6 +31,7 @@ from voicespit.speech.recognizers.transcription import CorpusItem, read_corpus, 
 from voicespit.speech.recognizers.whisper_choice import CrossCheck
 from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import (
+    PROMPT,
     WhisperRecognizer,
     WhisperSettings,
 )
@@ -159,6 +160,11 @@ def test_a_damaged_acceptance_model_is_a_plain_error(whisper_model: WhisperModel
     monkeypatch.setattr(whisper_acceptance, "FITTED", damaged)
     with pytest.raises(RecognizerError, match="install VoiceSpit again"):
         WhisperRecognizer(whisper_model)
+    # A model named in the settings (the benchmark's row without the prompt) is read
+    # from there, and a damaged one there is the same plain error.
+    monkeypatch.undo()
+    with pytest.raises(RecognizerError, match="install VoiceSpit again"):
+        WhisperRecognizer(whisper_model, settings=WhisperSettings(acceptance_file=damaged))
 
 
 def spoken(text: str, folder: Path, voice: str = "en-us", rate: int = 165) -> bytes:
@@ -226,6 +232,26 @@ def test_pruning_keeps_the_best_sentences_exact(whisper_model: WhisperModel) -> 
                       whisper_model.end_of_text)
     alone = small.score(decoder, encoded).log_probability
     assert np.allclose(alone, full[few], atol=1e-4)
+    # After the prompt (a start sequence 30 tokens longer, decoded in one step) the
+    # pruned scores are still exact, and the prompt changes them: it is heard.
+    prompted = TokenTrie(whisper_model.prompted_start(PROMPT), tokens,
+                         whisper_model.end_of_text)
+    after_prompt = prompted.score(decoder, encoded).log_probability
+    pruned_after = prompted.score(decoder, encoded, within=5.0).log_probability
+    near = after_prompt >= after_prompt.max() - 5.0
+    assert np.allclose(pruned_after[near], after_prompt[near], atol=1e-4)
+    assert phrases[int(np.argmax(after_prompt))] == "seven"
+    assert not np.allclose(after_prompt, full, atol=1e-2)
+
+
+def test_the_prompt_is_previous_text_before_the_plain_start(whisper_model: WhisperModel) -> None:
+    plain = whisper_model.start_sequence
+    assert whisper_model.prompted_start(None) == plain
+    assert whisper_model.prompted_start("  ") == plain
+    start = whisper_model.prompted_start("Seven,  eight.")
+    assert start[0] == whisper_model.tokenizer.special("<|startofprev|>")
+    assert start[-len(plain):] == plain
+    assert start[1:-len(plain)] == tuple(whisper_model.tokenizer.encode(" Seven, eight."))
 
 
 # ------------------------------------------------------------------ bad audio

@@ -101,6 +101,7 @@ class AcceptanceModel(LogisticModel):
     WHAT: ClassVar[str] = "the acceptance model"
 
     @classmethod
-    def fitted(cls) -> AcceptanceModel:
-        """The model `benchmarks.whisper_acceptance` wrote."""
-        return cls.from_json(FITTED.read_text(encoding="utf-8"))
+    def fitted(cls, path: Path | None = None) -> AcceptanceModel:
+        """The model `benchmarks.whisper_acceptance` wrote (to `path`; default: the
+        shipped one)."""
+        return cls.from_json((path or FITTED).read_text(encoding="utf-8"))

@@ -33,6 +33,7 @@ from voicespit.speech.recognizers.whisper_tokens import (
     END_OF_TEXT,
     ENGLISH,
     NO_TIMESTAMPS,
+    START_OF_PREVIOUS,
     START_OF_TRANSCRIPT,
     TRANSCRIBE,
     Tokenizer,
@@ -182,6 +183,19 @@ class WhisperModel:
                                     f"{path}: {error}") from None
         encoder = _load_encoder(path, threads, compute_type)
         return cls(path, tokenizer, tuple(start), end_of_text, encoder, model_file, decoder)
+
+    def prompted_start(self, prompt: str | None) -> tuple[int, ...]:
+        """The start sequence after `prompt` given as the text said before the
+        window (Whisper's previous-text context); without a prompt, the plain one."""
+        if not prompt or not prompt.strip():
+            return self.start_sequence
+        try:
+            previous = self.tokenizer.special(START_OF_PREVIOUS)
+            words = self.tokenizer.encode(" " + " ".join(prompt.split()))
+        except TokenizerError as error:
+            raise WhisperModelError("the Whisper speech model is damaged: install it again",
+                                    f"{self.path}: {error}") from None
+        return (previous, *words, *self.start_sequence)
 
     def sentence_tokens(self, sentences: Iterable[str]) -> list[tuple[int, ...]]:
         """Each text as the decoder should see it, after a space: " seven on left"."""

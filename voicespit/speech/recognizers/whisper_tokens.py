@@ -21,6 +21,8 @@ from voicespit.errors import VoiceSpitError
 END_OF_TEXT = "<|endoftext|>"
 START_OF_TRANSCRIPT = "<|startoftranscript|>"
 NO_TIMESTAMPS = "<|notimestamps|>"
+START_OF_PREVIOUS = "<|startofprev|>"
+"""Begins the text Whisper takes as said before this window (a prompt)."""
 ENGLISH = "<|en|>"
 TRANSCRIBE = "<|transcribe|>"
 
