@@ -37,7 +37,7 @@ from voicespit.speech.listening.endpoint import EndpointSettings
 from voicespit.speech.recognizer import Recognizer
 from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer, PocketSphinxSettings
 from voicespit.speech.recognizers.transcription import FileResult, read_corpus, summarize, transcribe_all
-from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
+from voicespit.speech.recognizers.whisper_recognizer import PROMPT, WhisperSettings
 
 FINAL = PocketSphinxSettings()
 WHISPER = WhisperSettings()
@@ -62,13 +62,13 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
                                               room_start_spreads=0.0)),
     "whisper without longer waits in noise": dataclasses.replace(
         WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, noisy_extra_frames=0)),
-    # A doubtful refusal scored again on a shifted window (the default before the prompt).
-    "whisper with the second look": dataclasses.replace(WHISPER, second_look_from=0.3),
-    # The default before the prompt: no text before the window, the acceptance model
-    # fitted without it, and the second look.
-    "whisper without the prompt": dataclasses.replace(
-        WHISPER, prompt=None, second_look_from=0.3,
-        acceptance_file=Path(__file__).with_name("whisper_acceptance_without_prompt.json")),
+    # The default until the second look: a doubtful refusal is not scored again.
+    "whisper without the second look": dataclasses.replace(WHISPER, second_look_from=None),
+    # Whisper told "Commands for a card game." was said before, with the acceptance
+    # model fitted that way; the second look off, as its cost chose (LEVERS.md).
+    "whisper with the prompt": dataclasses.replace(
+        WHISPER, prompt=PROMPT, second_look_from=None,
+        acceptance_file=Path(__file__).with_name("whisper_acceptance_with_prompt.json")),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")

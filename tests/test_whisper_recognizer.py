@@ -160,7 +160,7 @@ def test_a_damaged_acceptance_model_is_a_plain_error(whisper_model: WhisperModel
     monkeypatch.setattr(whisper_acceptance, "FITTED", damaged)
     with pytest.raises(RecognizerError, match="install VoiceSpit again"):
         WhisperRecognizer(whisper_model)
-    # A model named in the settings (the benchmark's row without the prompt) is read
+    # A model named in the settings (the benchmark's row with the prompt) is read
     # from there, and a damaged one there is the same plain error.
     monkeypatch.undo()
     with pytest.raises(RecognizerError, match="install VoiceSpit again"):
@@ -242,6 +242,19 @@ def test_pruning_keeps_the_best_sentences_exact(whisper_model: WhisperModel) -> 
     assert np.allclose(pruned_after[near], after_prompt[near], atol=1e-4)
     assert phrases[int(np.argmax(after_prompt))] == "seven"
     assert not np.allclose(after_prompt, full, atol=1e-2)
+
+
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_with_the_prompt_and_its_own_model_real_voices_are_heard(
+        whisper_model: WhisperModel) -> None:
+    # The benchmark's row "whisper with the prompt" (off by default): its acceptance
+    # model, fitted with the prompt, loads and takes what real people say.
+    from benchmarks.speech import WHISPER_CONFIGS
+
+    prompted = WhisperRecognizer(whisper_model, settings=WHISPER_CONFIGS["whisper with the prompt"])
+    for digit, speaker in ((5, "jackson"), (7, "theo"), (9, "yweweler")):
+        pcm, _ = read_wav(REAL_VOICES / f"{digit}_{speaker}_0.wav")
+        assert commands_of(hear(prompted, pcm)) == [Command.play(digit - 1)], (digit, speaker)
 
 
 def test_the_prompt_is_previous_text_before_the_plain_start(whisper_model: WhisperModel) -> None:

@@ -65,9 +65,9 @@ from voicespit.speech.signal import FRAME
 
 FRAME_SECONDS = FRAME / SAMPLE_RATE
 PROMPT = "Commands for a card game."
-"""What Whisper is told was said before the window (`WhisperSettings.prompt`): context,
-not a list of words (a list of the card words biased "score", "help" and "resume"
-towards ranks; LEVERS.md)."""
+"""Context Whisper can be told was said before the window (`WhisperSettings.prompt`;
+off by default: held out it cost real voices in noise, LEVERS.md). A list of the card
+words instead biased "score", "help" and "resume" towards ranks."""
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,14 @@ class WhisperSettings:
     2.5 .. 5.0) made exactly the decisions of 8.0 on all three tuning splits with the
     cross-check's margins (the largest is 2.0, so a lead is never capped below one it
     is compared with); 5.0 decoded about half the branches of 8.0, 3.0 fewer still."""
-    prompt: str | None = PROMPT
-    """Text given to Whisper as said before the window (its previous-text context), so
-    that it expects card words: top choice on the tuning splits (no refusal), against
-    none: real voices quiet 0.983 to 0.986 and 10 dB 0.892 to 0.917; espeak-ng clean
-    0.849 to 0.871, 20 dB 0.674 to 0.688, 10 dB 0.568 to 0.619 (README). None: none."""
+    prompt: str | None = None
+    """Text given to Whisper as said before the window (its previous-text context;
+    `PROMPT`, with `acceptance_file` the model fitted with it). None (the default): none.
+    On the tuning splits `PROMPT` did as well as none or better in every cell (real
+    voices quiet 0.944 to 0.956, espeak-ng 10 dB 0.525 to 0.568, natural phrasings 10 dB
+    0.599 to 0.605, fewer wrong moves); held out, once, it took espeak-ng clean from
+    0.691 to 0.741 with fewer wrong moves, but real voices at 10 dB from 0.775 to 0.725
+    (with the second look off, as its cost chose), so it is not the default (README)."""
     written_forms: bool = True
     """Also score each sentence as Whisper would write it ("7 on left.", `written_forms`)."""
     threads: int | None = None
@@ -113,16 +116,16 @@ class WhisperSettings:
     Whisper alone. Chosen on the tuning splits (README): agreement accepted at any
     lead, a move PocketSphinx names otherwise needs 2.0, or is refused when it named
     a longer command; a move it did not hear at all 1.25, as Whisper alone."""
-    second_look_from: float | None = None
+    second_look_from: float | None = 0.3
     """A command the acceptance model refuses with a probability at least this (and
     below its threshold) is scored again on a window starting `second_look_shift`
     later, the two windows' scores are averaged (`whisper_choice.averaged`) and the
     model decides on the average, against its threshold raised by `second_look_bar`.
-    None (the default since the prompt): no second look. Without the prompt it paid
-    (0.3: real voices quiet 0.944 to 0.956 and 10 dB 0.811 to 0.814 for one wrong move
-    more in 720); with it, replayed on the three tuning splits, it took 11 right
-    commands more for 5 wrong moves more (from 0.3, bar 0.04), 10 for 4 (from 0.5): less
-    than three right commands for each card played that was not said (LEVERS.md)."""
+    None: no second look. On the tuning splits (replayed): real voices quiet 0.944 to
+    0.956 and 10 dB 0.811 to 0.814 for one wrong move more in 720; espeak-ng three
+    right commands more and one wrong move more; natural phrasings three right more;
+    latency the same (it scores while a bare rank waits to settle; README). With
+    `PROMPT` it no longer paid (11 right commands more for 5 wrong moves: LEVERS.md)."""
     second_look_shift: float = 0.01
     """Seconds of the utterance's start left out of the second look's window (5 and
     10 ms did about the same on real voices; 20 or 40 ms, a gain of -6 dB, a shorter
