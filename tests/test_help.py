@@ -164,6 +164,15 @@ def test_in_a_spit_session_the_keys_are_said_in_short_sentences_too() -> None:
         assert spoken_help.word_count(sentence) <= MAX_WORDS
 
 
+def test_with_four_stockpiles_the_keys_help_names_only_the_keys_that_play_one() -> None:
+    harness = Harness(variants=("stockpiles=4",))
+    harness.type("?")
+    keys = harness.lines()[-1]
+    assert keys.startswith("Keys 1 to 4 play stockpile one to four on the left pile. "
+                           "Keys 6 to 9 play stockpile one to four on the right pile."), keys
+    assert "five" not in keys and "0" not in keys
+
+
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
 def test_help_more_and_stop_are_understood_by_voice(tmp_path: Path) -> None:
     from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer

@@ -121,15 +121,18 @@ KEY_NAMES: Final = {" ": "space", "\x1b": "escape", "\t": "tab", "\n": "enter",
                     "?": "question mark", "-": "minus", "+": "plus", "=": "equals",
                     ";": "semicolon", "'": "apostrophe"}
 
-def key_help(game: str, *, slap: bool = True) -> list[str]:
+def key_help(game: str, *, slap: bool = True, stockpiles: int = 5) -> list[str]:
     """What the keys do in `game`, in short sentences (the question mark key says them).
-    `slap`: whether a round of Spit ends in a race to slap (False: the first out chooses)."""
+    `slap`: whether a round of Spit ends in a race to slap (False: the first out chooses);
+    `stockpiles`: how many a Spit player has (4 with `stockpiles = 4`: keys 1-4 and 6-9)."""
     if game == "speed":
         cards = ["Keys 1 to 5 play your cards on the left pile, in the order my cards says them.",
                  "Keys 6 to 0 play them on the right pile."]
     else:
-        cards = ["Keys 1 to 5 play stockpile one to five on the left pile.",
-                 "Keys 6 to 0 play stockpile one to five on the right pile."]
+        last = STOCK_NAMES[stockpiles - 1]
+        right_keys = "6 to 0" if stockpiles == 5 else f"6 to {(5 + stockpiles) % 10}"
+        cards = [f"Keys 1 to {stockpiles} play stockpile one to {last} on the left pile.",
+                 f"Keys {right_keys} play stockpile one to {last} on the right pile."]
     verb = "slaps" if slap else "chooses"
     slaps = [f"Comma {verb} left, full stop {verb} right."] if game == "spit" else []
     return [*cards, "Space starts, says ready or spit, and answers yes.",

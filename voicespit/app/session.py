@@ -198,7 +198,9 @@ class Session:
             self._stop()
         elif isinstance(binding, KeysHelpKey):
             with self._lock:
-                self.say(self.help.start(key_help(self.rules.game, slap=self.rules.slap)))
+                rules = self.rules
+                self.say(self.help.start(key_help(rules.game, slap=rules.slap,
+                                                  stockpiles=rules.stockpiles)))
         else:
             self.handle_command(binding)
 
@@ -243,7 +245,8 @@ class Session:
                                                 slap=self.rules.slap)))
         elif verb is Verb.HELP:
             rules = self.rules
-            keys = key_help(rules.game, slap=rules.slap) if self.hooks.keys_in_help else []
+            keys = key_help(rules.game, slap=rules.slap, stockpiles=rules.stockpiles) \
+                if self.hooks.keys_in_help else []
             self.say(self.help.start([*overview(rules.game, slap=rules.slap),
                                       *self.hooks.extra_help, *keys]))
         elif verb in (Verb.MORE, Verb.STOP):
