@@ -203,8 +203,19 @@ def test_a_blocked_round_says_why_it_ends_rather_than_spitting_again() -> None:
     spit = one(Narrator().narrate(blocked, spit_state()))
     assert (spit.text, spit.cue) == (
         "Round over: nobody can play, and no spit cards are left.", Cue.STALEMATE)
-    assert one(Narrator().narrate(blocked, speed_state())).text == \
-        "Round over: nobody can play, and no card still to come would help."
+    speed = speed_state()
+    held = speed.cards_held(0)
+    assert held == speed.cards_held(1)
+    assert one(Narrator().narrate(blocked, speed)).text == \
+        "Round over: nobody can play, and no card still to come would help. " \
+        f"You both hold {held}: a drawn deal."
+    # Speed's blocked deal goes to whoever holds fewer cards: said, with the count.
+    speed.draw_piles[0].pop()
+    assert one(Narrator().narrate(blocked, speed)).text.endswith(
+        f"You hold fewer cards, {held - 1} against {held}: you win the deal.")
+    speed.draw_piles[1][-2:] = []
+    assert one(Narrator().narrate(blocked, speed)).text.endswith(
+        f"Opponent holds fewer cards, {held - 2} against {held - 1}: opponent wins the deal.")
 
 
 def test_a_points_match_says_why_every_card_is_dealt_again() -> None:

@@ -303,7 +303,19 @@ class Narrator:
             why = "no spit cards are left" if isinstance(state, SpitState) \
                 else "no card still to come would help"
             what, cue = f"nobody can play, and {why}.", Cue.STALEMATE
+            if isinstance(state, SpeedState):
+                what += f" {self._fewer_cards(state)}"
         return Announcement(f"Round over: {what}", "round", Priority.URGENT, cue, flush=True)
+
+    def _fewer_cards(self, state: SpeedState) -> str:
+        """Who wins a blocked Speed deal (RULES.md: fewer cards held), or that it is drawn;
+        a sighted player counts the cards, so the listener is told the count too."""
+        mine, theirs = state.cards_held(self.seat), state.cards_held(1 - self.seat)
+        if mine == theirs:
+            return f"You both hold {mine}: a drawn deal."
+        if mine < theirs:
+            return f"You hold fewer cards, {mine} against {theirs}: you win the deal."
+        return f"Opponent holds fewer cards, {theirs} against {mine}: opponent wins the deal."
 
     def _slap_now(self, smaller: int | None, terse: bool) -> Announcement:
         # The cue comes from the smaller pile's side: the pile worth slapping.
