@@ -23,7 +23,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import pickle
 import statistics
 import tempfile
 import time
@@ -35,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.echo_record import recording_recognizer, to_recording
+from benchmarks.echo_record import live_finals
 from benchmarks.make_corpus import SPLITS, speak, trim
 from benchmarks.room import (
     NOISE_BELOW_PLAYER_DB,
@@ -165,7 +164,8 @@ class Job:
     noise_below_db: float = NOISE_BELOW_PLAYER_DB
     """How far under the player the room's noise is (a quiet room: 40)."""
     record: bool = False
-    """Run Whisper refusing nothing and keep every final's scores (`echo_record`)."""
+    """Keep every final command with what the over-the-game model would be asked about it
+    (`echo_record`)."""
     over_game: bool = False
     """Let the over-the-game model decide on commands heard over the game (`over_game`; the
     game does not yet)."""
@@ -217,7 +217,7 @@ class Outcome:
     lost: dict[str, int] = field(default_factory=dict)
     """The commands neither right nor wrong, by where they were lost (`LOSSES`)."""
     recorded: dict[str, Any] | None = None
-    """With `Job.record`: the finals in the replay format (`echo_record.to_recording`)."""
+    """With `Job.record`: the final commands and their features (`echo_record.live_finals`)."""
 
 
 def make_canceller(kind: str) -> Any:
@@ -290,12 +290,9 @@ def run(job: Job) -> Outcome:
     talk = TalkHooks(barge_in=barge_in if always else None,
                      player_done=far.player_done, dropped=said_again.append,
                      hush=far.hush if always and job.hush else None)
-    if job.record:
-        recording = recording_recognizer()
-        recognizer: Recognizer = recording
-    else:
-        recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
-                                        models_dir=PROJECT_ROOT / "models")
+    recognizer: Recognizer
+    recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
+                                    models_dir=PROJECT_ROOT / "models")
     results: list[Recognition] = []
     detector = FoundAt()
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
@@ -303,17 +300,17 @@ def run(job: Job) -> Outcome:
                         mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
-    if job.over_game and not job.record and listener.mask is not None:  # a recording
-        listener.over_game = over_game.fitted()  # refuses nothing
+    if job.over_game and listener.mask is not None:
+        listener.over_game = over_game.fitted()
     if job.record:  # every frame judgement of the run, to describe each final afterwards
         listener.evidence = NearEndEvidence(keep=duration + 60.0)
     listener.start()
     listener.wait()
     score(outcome, placed, results, said_again, far, processing, clock_start, spans)
     outcome.lost = losses(placed, results, detector.found_at)
-    if job.record:
-        outcome.recorded = to_recording(job.name, recording, results, placed,
-                                        listener.evidence, _owner)
+    if job.record and job.condition is not None:
+        outcome.recorded = live_finals(job.name, results, placed, listener.evidence,
+                                       listener.near_end_minimum, _owner)
     outcome.barge_ins = listener.barge_ins
     outcome.canceller_cpu = listener.echo_seconds / duration
     outcome.held_back = far.skipped
@@ -556,18 +553,14 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
 
 
 def write_recordings(folder: Path, outcomes: list[Outcome]) -> None:
-    """Each job's recording in the format `whisper_replay.load` reads: header, then files."""
+    """Each room job's final commands (`echo_record.live_finals`) to FOLDER/<job>.json."""
     folder.mkdir(parents=True, exist_ok=True)
     for outcome in outcomes:
         if outcome.recorded is None:
             continue
-        recorded = dict(outcome.recorded)
-        files = recorded.pop("files")
-        with (folder / f"{recorded['split']}.pkl").open("wb") as out:
-            pickle.dump(recorded, out)
-            for file in files:
-                pickle.dump(file, out)
-        print(f"recorded {len(files)} files to {folder / recorded['split']}.pkl")
+        path = folder / f"{outcome.recorded['job']}.json"
+        path.write_text(json.dumps(outcome.recorded), encoding="utf-8")
+        print(f"recorded {len(outcome.recorded['finals'])} finals to {path}")
 
 
 def report_losses(outcomes: list[Outcome]) -> None:
@@ -615,11 +608,14 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every result heard, with its scores, to this JSON file")
     parser.add_argument("--record", type=Path, default=None, metavar="FOLDER",
-                        help="run Whisper refusing nothing and write each job's finals, "
-                             "in the replay format, to FOLDER/<job>.pkl (echo_record.py)")
+                        help="write each room job's final commands, with what the "
+                             "over-the-game model would be asked, to FOLDER/<job>.json "
+                             "(echo_record.py; the model must be off)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.record is not None and args.over_game:
+        parser.error("--record fits the over-the-game model: record with it off")
     print(f"load average {os.getloadavg()[0]:.1f} at start; split {args.split}, "
           f"recognizer {args.recognizer}, canceller {args.canceller}, "
           f"noise {args.noise_below:.0f} dB under the player")

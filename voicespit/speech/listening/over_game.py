@@ -38,6 +38,8 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.speech.language.parser import command_in
+from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence
+from voicespit.speech.listening.self_echo import WINDOW_BEFORE
 from voicespit.speech.logistic import LogisticModel
 from voicespit.speech.recognizer import Recognition
 
@@ -95,6 +97,30 @@ def fitted() -> OverGameModel | None:
         return OverGameModel.from_json(FITTED.read_text(encoding="utf-8"))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def shares_if_asked(result: Recognition, evidence: NearEndEvidence,
+                    near_end_minimum: float) -> tuple[float, float] | None:
+    """The share of `result`'s frames judged the player's voice and the share the game could
+    be heard in, when the model is asked about it: a final command, heard while the game
+    could be heard (or up to `WINDOW_BEFORE` before), not refused by the listener's own
+    checks (the game's own words, too little of the player's voice). None: the model is
+    not asked, the recognizer's decision (or the listener's refusal) stands. The listener
+    asks this as it decides; `benchmarks.echo --record` asks it of the same finals
+    afterwards, to fit the model on exactly what it is asked about."""
+    scores = result.scores or {}
+    if not result.is_final or not result.text or "self_echo" in scores \
+            or "near_end" in scores or command_in(result.text) is None:
+        return None
+    start, end = result.speech_span
+    end = max(end, start + FRAME_SECONDS)
+    if not evidence.game_audible(start - WINDOW_BEFORE, end):
+        return None
+    share = evidence.loud_share(start, end)
+    audible = evidence.audible_share(start, end)
+    if share is None or audible is None or share < near_end_minimum:
+        return None
+    return share, audible
 
 
 def decided(result: Recognition, model: OverGameModel, whisper_accepts: bool,
