@@ -57,7 +57,7 @@ from voicespit.config import PROJECT_ROOT
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening import over_game
-from voicespit.speech.listening.barge_in import TalkDetector
+from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
@@ -89,6 +89,8 @@ found the player during it; it did, but the recognizer gave no result; Whisper r
 its result as doubtful (the right command, or another); the listener refused it for
 too little of the player's voice (`near_end`) or as the game's own words (`self_echo`)."""
 """Outcome fields left out of the JSON summary (kept for --dump)."""
+OVER_GAME_LABEL = ", over the game"
+"""Added to a job's label when the over-the-game model decides (`--over-game`)."""
 WINDOW_AFTER = 2.5
 """A result up to this long after a command's end belongs to it."""
 HELD_BEFORE = 1.0
@@ -160,6 +162,8 @@ class Job:
     hush: bool = True
     """Hush the game's voice as soon as the player may be talking (`Mixer.hush`)."""
     near_end_minimum: float | None = None
+    talk: dict[str, float] = field(default_factory=dict)
+    """Talk detector settings changed from the game's (`barge_in.TalkSettings`), to try one."""
     """The listener's least share of the player's frames in a command (None: its default)."""
     noise_below_db: float = NOISE_BELOW_PLAYER_DB
     """How far under the player the room's noise is (a quiet room: 40)."""
@@ -276,7 +280,7 @@ def run(job: Job) -> Outcome:
     reference = PlaybackReference(far.rate, channels=canceller.channels if canceller else 1)
     source = RoomSource(stream, seed=3, tap=reference.push)
     echo = EchoStage(canceller, reference, linear=make_linear(job.canceller) if canceller else None)
-    outcome = Outcome(f"{job.mode}", job.mode,
+    outcome = Outcome(f"{job.mode}{OVER_GAME_LABEL if job.over_game else ''}", job.mode,
                       job.condition.name if job.condition else "game silent",
                       job.with_commands, duration)
     processing: list[float] = []
@@ -294,7 +298,7 @@ def run(job: Job) -> Outcome:
     recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
                                     models_dir=PROJECT_ROOT / "models")
     results: list[Recognition] = []
-    detector = FoundAt()
+    detector = FoundAt(TalkSettings(**job.talk))  # type: ignore[arg-type]
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
                         talk=None if job.mode == "unguarded" else talk, detector=detector,
                         mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
@@ -369,8 +373,8 @@ class FoundAt(TalkDetector):
     """The game's talk detector, noting the stream time of each start of the player's
     speech it finds (every block is whole 10 ms frames from the stream's start)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, settings: TalkSettings | None = None) -> None:
+        super().__init__(settings)
         self.found_at: list[float] = []
 
     def feed(self, cancelled: Any, microphone: Any, game_playing: bool = False,
@@ -457,18 +461,35 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
               "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
               "noise_below_db": args.noise_below, "record": args.record is not None,
-              "over_game": args.over_game}
+              "talk": talk_settings(args.talk),
+              "over_game": args.over_game == "on"}
+    deciders = (False, True) if args.over_game == "both" else (checks["over_game"],)
     for mode in args.mode or ["always"]:
-        for condition in conditions:
-            jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
-                            args.narration_seconds, [], **checks))
-            if not args.narration_only:
-                jobs.append(Job(condition, mode, True, args.split, args.recognizer,
-                                args.canceller, None, commands, **checks))
+        for over in deciders if mode == "always" else (False,):
+            checks["over_game"] = over
+            for condition in conditions:
+                jobs.append(Job(condition, mode, False, args.split, args.recognizer,
+                                args.canceller, args.narration_seconds, [], **checks))
+                if not args.narration_only:
+                    jobs.append(Job(condition, mode, True, args.split, args.recognizer,
+                                    args.canceller, None, commands, **checks))
+    checks["over_game"] = False  # the game silent: the model is never asked
     if not args.narration_only:
         jobs.append(Job(None, "always", True, args.split, args.recognizer, args.canceller,
                         None, commands, **checks))
     return jobs
+
+
+def talk_settings(changes: list[str] | None) -> dict[str, float]:
+    """--talk KEY=VALUE ... as `TalkSettings` fields (each checked against it)."""
+    fields = {name: type(value) for name, value in asdict(TalkSettings()).items()}
+    found: dict[str, float] = {}
+    for change in changes or []:
+        key, _, value = change.partition("=")
+        if key not in fields:
+            raise SystemExit(f"--talk {change}: TalkSettings has no {key!r}")
+        found[key] = fields[key](value)
+    return found
 
 
 def p95(values: list[float]) -> float | None:
@@ -483,10 +504,10 @@ def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[
           "| barge-ins | say-again | canceller CPU |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for o in outcomes:
-        print(f"| {o.mode} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
+        print(f"| {o.label} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
               f"| {o.self_echoes} | {o.barge_ins} | {o.said_again} "
               f"| {100 * o.canceller_cpu:.1f} % |")
-    always = [o for o in outcomes if o.mode == "always"]
+    always = [o for o in outcomes if o.mode == "always" and o.label == _headline(outcomes)]
     summary: dict[str, object] = {}
     summary.update(
         recognizer=args.recognizer, canceller=args.canceller, split=args.split,
@@ -512,13 +533,11 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
           "| commands over the game: accuracy | ratio | wrong | lost, answered | "
           "barge-in p50 / p95 ms | canceller CPU |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    summary: dict[str, object] = {}
-    ratios, wrongs, false_total, latencies, cpu = [], [], 0, [], []
-    for mode in args.mode or ["always"]:
-        alone = {o.condition: o for o in outcomes if o.mode == mode and not o.with_commands
-                 and o.condition != "game silent"}
-        talking = {o.condition: o for o in outcomes if o.mode == mode and o.with_commands
-                   and o.condition != "game silent"}
+    figures: dict[str, dict[str, Any]] = {}
+    for label in dict.fromkeys(o.label for o in outcomes if o.condition != "game silent"):
+        alone = {o.condition: o for o in outcomes if o.label == label and not o.with_commands}
+        talking = {o.condition: o for o in outcomes if o.label == label and o.with_commands}
+        ratios, wrongs, false_total, latencies, cpu = [], [], 0, [], []
         for name, quiet in alone.items():
             busy = talking[name]
             accuracy = busy.correct / max(1, busy.commands)
@@ -527,29 +546,39 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
             lost = busy.commands - busy.correct - busy.wrong
             lat = busy.barge_latencies_ms
             lat_text = (f"{statistics.median(lat):.0f} / {p95(lat):.0f}" if lat else "-")
-            print(f"| {mode} | {name} | {quiet.false_commands} ({quiet.seconds / 60:.0f} min) "
+            print(f"| {label} | {name} | {quiet.false_commands} ({quiet.seconds / 60:.0f} min) "
                   f"| {quiet.barge_ins} | {quiet.said_again} | {accuracy:.3f} | {ratio:.2f} "
                   f"| {wrong:.3f} | {lost}, {busy.answered_again} | {lat_text} "
                   f"| {100 * busy.canceller_cpu:.1f} % |")
-            if mode == "always":
-                ratios.append(ratio)
-                wrongs.append(wrong)
-                false_total += quiet.false_commands
-                latencies.extend(lat)
-                cpu.append(busy.canceller_cpu)
+            ratios.append(ratio)
+            wrongs.append(wrong)
+            false_total += quiet.false_commands
+            latencies.extend(lat)
+            cpu.append(busy.canceller_cpu)
+        figures[label] = {
+            "false_commands": false_total,
+            "accuracy_ratio": round(min(ratios), 4) if ratios else None,
+            "wrong_rate": round(max(wrongs), 4) if wrongs else None,
+            "barge_in_p95_ms": round(p95(latencies) or 0.0, 1) if latencies else None,
+            "cpu_share": round(statistics.median(cpu), 4) if cpu else None}
     report_losses([o for o in outcomes if o.with_commands])
-    summary.update(
-        recognizer=args.recognizer, canceller=args.canceller, split=args.split,
-        mask_echo=not args.no_mask, self_echo=not args.no_self_echo,
-        silent_accuracy=round(silent_accuracy, 4),
-        false_commands=false_total,
-        accuracy_ratio=round(min(ratios), 4) if ratios else None,
-        wrong_rate=round(max(wrongs), 4) if wrongs else None,
-        barge_in_p95_ms=round(p95(latencies) or 0.0, 1) if latencies else None,
-        cpu_share=round(statistics.median(cpu), 4) if cpu else None,
-        outcomes=[{k: v for k, v in asdict(o).items() if k not in DETAIL}
-                  for o in outcomes])
+    summary: dict[str, object] = {
+        "recognizer": args.recognizer, "canceller": args.canceller, "split": args.split,
+        "mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
+        "silent_accuracy": round(silent_accuracy, 4)}
+    summary.update(figures.get(_headline(outcomes), {}))
+    if len(figures) > 1:
+        summary["variants"] = figures
+    summary["outcomes"] = [{k: v for k, v in asdict(o).items() if k not in DETAIL}
+                           for o in outcomes]
     return summary
+
+
+def _headline(outcomes: list[Outcome]) -> str:
+    """The label whose figures the JSON summary leads with: the game's listening, with the
+    over-the-game model off when both were run."""
+    labels = [o.label for o in outcomes if o.mode == "always" and o.condition != "game silent"]
+    return "always" if "always" in labels else (labels[0] if labels else "always")
 
 
 def write_recordings(folder: Path, outcomes: list[Outcome]) -> None:
@@ -568,7 +597,7 @@ def report_losses(outcomes: list[Outcome]) -> None:
     print("\n| mode | room | lost | " + " | ".join(LOSSES) + " |")
     print("|---|---|---:|" + "---:|" * len(LOSSES))
     for o in outcomes:
-        print(f"| {o.mode} | {o.condition} | {sum(o.lost.values())} | "
+        print(f"| {o.label} | {o.condition} | {sum(o.lost.values())} | "
               + " | ".join(str(o.lost.get(cause, 0)) for cause in LOSSES) + " |")
 
 
@@ -597,9 +626,12 @@ def main() -> None:
                              "baseline)")
     parser.add_argument("--no-hush", action="store_true",
                         help="never hush the game on a suspicion, only stop it (the baseline)")
-    parser.add_argument("--over-game", action="store_true",
+    parser.add_argument("--over-game", nargs="?", const="on", choices=("on", "both"),
                         help="let the over-the-game model (over_game.json) decide on commands "
                              "heard over the game instead of Whisper (the game does not yet)")
+    parser.add_argument("--talk", action="append", metavar="KEY=VALUE",
+                        help="a talk detector setting to try (barge_in.TalkSettings), "
+                             "e.g. suspect_onset=1 (repeatable)")
     parser.add_argument("--near-end-minimum", type=float, default=None,
                         help="least share of a command's frames that are the player's voice")
     parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,
