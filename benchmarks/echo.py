@@ -172,7 +172,7 @@ class Job:
     (`echo_record`)."""
     over_game: bool = False
     """Let the over-the-game model decide on commands heard over the game (`over_game`; the
-    game does not yet)."""
+    game does not)."""
 
     @property
     def name(self) -> str:
@@ -628,7 +628,7 @@ def main() -> None:
                         help="never hush the game on a suspicion, only stop it (the baseline)")
     parser.add_argument("--over-game", nargs="?", const="on", choices=("on", "both"),
                         help="let the over-the-game model (over_game.json) decide on commands "
-                             "heard over the game instead of Whisper (the game does not yet)")
+                             "heard over the game instead of Whisper (the game does not)")
     parser.add_argument("--talk", action="append", metavar="KEY=VALUE",
                         help="a talk detector setting to try (barge_in.TalkSettings), "
                              "e.g. suspect_onset=1 (repeatable)")
