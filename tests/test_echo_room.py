@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import over_game as over_game_fit
-from benchmarks.echo import Job, Outcome, commands_for, data_dir, run
+from benchmarks.echo import Job, Outcome, commands_for, data_dir, run, talk_settings
 from benchmarks.over_game import files_of
 from benchmarks.room import RoomCondition
 from voicespit.speech.listening import over_game
@@ -78,3 +78,13 @@ def test_the_recorded_finals_count_as_the_benchmark_counts_them() -> None:
     for final in asked:  # Whisper's own decision is the feature the model is given
         whisper = final["features"][over_game.FEATURES.index("whisper accepts")]
         assert whisper == float(final["taken"])
+
+
+def test_a_talk_detector_setting_to_try_is_checked_and_typed() -> None:
+    # `benchmarks.echo --talk KEY=VALUE`: each value takes its TalkSettings field's type, and
+    # a misspelt key stops the run instead of silently measuring the game as it is.
+    assert talk_settings(["suspect_onset=1", "suspect_margin_db=2.5"]) == {
+        "suspect_onset": 1, "suspect_margin_db": 2.5}
+    assert isinstance(talk_settings(["suspect_onset=1"])["suspect_onset"], int)
+    with pytest.raises(SystemExit, match="suspect_onsett"):
+        talk_settings(["suspect_onsett=1"])
