@@ -23,7 +23,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import pickle
 import statistics
 import tempfile
 import time
@@ -35,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.echo_record import recording_recognizer, to_recording
+from benchmarks.echo_record import live_finals
 from benchmarks.make_corpus import SPLITS, speak, trim
 from benchmarks.room import (
     NOISE_BELOW_PLAYER_DB,
@@ -58,7 +57,7 @@ from voicespit.config import PROJECT_ROOT
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening import over_game
-from voicespit.speech.listening.barge_in import TalkDetector
+from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
@@ -90,6 +89,8 @@ found the player during it; it did, but the recognizer gave no result; Whisper r
 its result as doubtful (the right command, or another); the listener refused it for
 too little of the player's voice (`near_end`) or as the game's own words (`self_echo`)."""
 """Outcome fields left out of the JSON summary (kept for --dump)."""
+OVER_GAME_LABEL = ", over the game"
+"""Added to a job's label when the over-the-game model decides (`--over-game`)."""
 WINDOW_AFTER = 2.5
 """A result up to this long after a command's end belongs to it."""
 HELD_BEFORE = 1.0
@@ -161,14 +162,17 @@ class Job:
     hush: bool = True
     """Hush the game's voice as soon as the player may be talking (`Mixer.hush`)."""
     near_end_minimum: float | None = None
+    talk: dict[str, float] = field(default_factory=dict)
+    """Talk detector settings changed from the game's (`barge_in.TalkSettings`), to try one."""
     """The listener's least share of the player's frames in a command (None: its default)."""
     noise_below_db: float = NOISE_BELOW_PLAYER_DB
     """How far under the player the room's noise is (a quiet room: 40)."""
     record: bool = False
-    """Run Whisper refusing nothing and keep every final's scores (`echo_record`)."""
+    """Keep every final command with what the over-the-game model would be asked about it
+    (`echo_record`)."""
     over_game: bool = False
     """Let the over-the-game model decide on commands heard over the game (`over_game`; the
-    game does not yet)."""
+    game does not)."""
 
     @property
     def name(self) -> str:
@@ -217,7 +221,7 @@ class Outcome:
     lost: dict[str, int] = field(default_factory=dict)
     """The commands neither right nor wrong, by where they were lost (`LOSSES`)."""
     recorded: dict[str, Any] | None = None
-    """With `Job.record`: the finals in the replay format (`echo_record.to_recording`)."""
+    """With `Job.record`: the final commands and their features (`echo_record.live_finals`)."""
 
 
 def make_canceller(kind: str) -> Any:
@@ -276,7 +280,7 @@ def run(job: Job) -> Outcome:
     reference = PlaybackReference(far.rate, channels=canceller.channels if canceller else 1)
     source = RoomSource(stream, seed=3, tap=reference.push)
     echo = EchoStage(canceller, reference, linear=make_linear(job.canceller) if canceller else None)
-    outcome = Outcome(f"{job.mode}", job.mode,
+    outcome = Outcome(f"{job.mode}{OVER_GAME_LABEL if job.over_game else ''}", job.mode,
                       job.condition.name if job.condition else "game silent",
                       job.with_commands, duration)
     processing: list[float] = []
@@ -290,30 +294,27 @@ def run(job: Job) -> Outcome:
     talk = TalkHooks(barge_in=barge_in if always else None,
                      player_done=far.player_done, dropped=said_again.append,
                      hush=far.hush if always and job.hush else None)
-    if job.record:
-        recording = recording_recognizer()
-        recognizer: Recognizer = recording
-    else:
-        recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
-                                        models_dir=PROJECT_ROOT / "models")
+    recognizer: Recognizer
+    recognizer, _ = make_recognizer(job.recognizer,  # type: ignore[arg-type]
+                                    models_dir=PROJECT_ROOT / "models")
     results: list[Recognition] = []
-    detector = FoundAt()
+    detector = FoundAt(TalkSettings(**job.talk))  # type: ignore[arg-type]
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
                         talk=None if job.mode == "unguarded" else talk, detector=detector,
                         mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
-    if job.over_game and not job.record and listener.mask is not None:  # a recording
-        listener.over_game = over_game.fitted()  # refuses nothing
+    if job.over_game and listener.mask is not None:
+        listener.over_game = over_game.fitted()
     if job.record:  # every frame judgement of the run, to describe each final afterwards
         listener.evidence = NearEndEvidence(keep=duration + 60.0)
     listener.start()
     listener.wait()
     score(outcome, placed, results, said_again, far, processing, clock_start, spans)
     outcome.lost = losses(placed, results, detector.found_at)
-    if job.record:
-        outcome.recorded = to_recording(job.name, recording, results, placed,
-                                        listener.evidence, _owner)
+    if job.record and job.condition is not None:
+        outcome.recorded = live_finals(job.name, results, placed, listener.evidence,
+                                       listener.near_end_minimum, _owner)
     outcome.barge_ins = listener.barge_ins
     outcome.canceller_cpu = listener.echo_seconds / duration
     outcome.held_back = far.skipped
@@ -372,8 +373,8 @@ class FoundAt(TalkDetector):
     """The game's talk detector, noting the stream time of each start of the player's
     speech it finds (every block is whole 10 ms frames from the stream's start)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, settings: TalkSettings | None = None) -> None:
+        super().__init__(settings)
         self.found_at: list[float] = []
 
     def feed(self, cancelled: Any, microphone: Any, game_playing: bool = False,
@@ -460,18 +461,35 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
               "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
               "noise_below_db": args.noise_below, "record": args.record is not None,
-              "over_game": args.over_game}
+              "talk": talk_settings(args.talk),
+              "over_game": args.over_game == "on"}
+    deciders = (False, True) if args.over_game == "both" else (checks["over_game"],)
     for mode in args.mode or ["always"]:
-        for condition in conditions:
-            jobs.append(Job(condition, mode, False, args.split, args.recognizer, args.canceller,
-                            args.narration_seconds, [], **checks))
-            if not args.narration_only:
-                jobs.append(Job(condition, mode, True, args.split, args.recognizer,
-                                args.canceller, None, commands, **checks))
+        for over in deciders if mode == "always" else (False,):
+            checks["over_game"] = over
+            for condition in conditions:
+                jobs.append(Job(condition, mode, False, args.split, args.recognizer,
+                                args.canceller, args.narration_seconds, [], **checks))
+                if not args.narration_only:
+                    jobs.append(Job(condition, mode, True, args.split, args.recognizer,
+                                    args.canceller, None, commands, **checks))
+    checks["over_game"] = False  # the game silent: the model is never asked
     if not args.narration_only:
         jobs.append(Job(None, "always", True, args.split, args.recognizer, args.canceller,
                         None, commands, **checks))
     return jobs
+
+
+def talk_settings(changes: list[str] | None) -> dict[str, float]:
+    """--talk KEY=VALUE ... as `TalkSettings` fields (each checked against it)."""
+    fields = {name: type(value) for name, value in asdict(TalkSettings()).items()}
+    found: dict[str, float] = {}
+    for change in changes or []:
+        key, _, value = change.partition("=")
+        if key not in fields:
+            raise SystemExit(f"--talk {change}: TalkSettings has no {key!r}")
+        found[key] = fields[key](value)
+    return found
 
 
 def p95(values: list[float]) -> float | None:
@@ -486,10 +504,10 @@ def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[
           "| barge-ins | say-again | canceller CPU |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for o in outcomes:
-        print(f"| {o.mode} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
+        print(f"| {o.label} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
               f"| {o.self_echoes} | {o.barge_ins} | {o.said_again} "
               f"| {100 * o.canceller_cpu:.1f} % |")
-    always = [o for o in outcomes if o.mode == "always"]
+    always = [o for o in outcomes if o.mode == "always" and o.label == _headline(outcomes)]
     summary: dict[str, object] = {}
     summary.update(
         recognizer=args.recognizer, canceller=args.canceller, split=args.split,
@@ -515,13 +533,11 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
           "| commands over the game: accuracy | ratio | wrong | lost, answered | "
           "barge-in p50 / p95 ms | canceller CPU |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    summary: dict[str, object] = {}
-    ratios, wrongs, false_total, latencies, cpu = [], [], 0, [], []
-    for mode in args.mode or ["always"]:
-        alone = {o.condition: o for o in outcomes if o.mode == mode and not o.with_commands
-                 and o.condition != "game silent"}
-        talking = {o.condition: o for o in outcomes if o.mode == mode and o.with_commands
-                   and o.condition != "game silent"}
+    figures: dict[str, dict[str, Any]] = {}
+    for label in dict.fromkeys(o.label for o in outcomes if o.condition != "game silent"):
+        alone = {o.condition: o for o in outcomes if o.label == label and not o.with_commands}
+        talking = {o.condition: o for o in outcomes if o.label == label and o.with_commands}
+        ratios, wrongs, false_total, latencies, cpu = [], [], 0, [], []
         for name, quiet in alone.items():
             busy = talking[name]
             accuracy = busy.correct / max(1, busy.commands)
@@ -530,44 +546,50 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
             lost = busy.commands - busy.correct - busy.wrong
             lat = busy.barge_latencies_ms
             lat_text = (f"{statistics.median(lat):.0f} / {p95(lat):.0f}" if lat else "-")
-            print(f"| {mode} | {name} | {quiet.false_commands} ({quiet.seconds / 60:.0f} min) "
+            print(f"| {label} | {name} | {quiet.false_commands} ({quiet.seconds / 60:.0f} min) "
                   f"| {quiet.barge_ins} | {quiet.said_again} | {accuracy:.3f} | {ratio:.2f} "
                   f"| {wrong:.3f} | {lost}, {busy.answered_again} | {lat_text} "
                   f"| {100 * busy.canceller_cpu:.1f} % |")
-            if mode == "always":
-                ratios.append(ratio)
-                wrongs.append(wrong)
-                false_total += quiet.false_commands
-                latencies.extend(lat)
-                cpu.append(busy.canceller_cpu)
+            ratios.append(ratio)
+            wrongs.append(wrong)
+            false_total += quiet.false_commands
+            latencies.extend(lat)
+            cpu.append(busy.canceller_cpu)
+        figures[label] = {
+            "false_commands": false_total,
+            "accuracy_ratio": round(min(ratios), 4) if ratios else None,
+            "wrong_rate": round(max(wrongs), 4) if wrongs else None,
+            "barge_in_p95_ms": round(p95(latencies) or 0.0, 1) if latencies else None,
+            "cpu_share": round(statistics.median(cpu), 4) if cpu else None}
     report_losses([o for o in outcomes if o.with_commands])
-    summary.update(
-        recognizer=args.recognizer, canceller=args.canceller, split=args.split,
-        mask_echo=not args.no_mask, self_echo=not args.no_self_echo,
-        silent_accuracy=round(silent_accuracy, 4),
-        false_commands=false_total,
-        accuracy_ratio=round(min(ratios), 4) if ratios else None,
-        wrong_rate=round(max(wrongs), 4) if wrongs else None,
-        barge_in_p95_ms=round(p95(latencies) or 0.0, 1) if latencies else None,
-        cpu_share=round(statistics.median(cpu), 4) if cpu else None,
-        outcomes=[{k: v for k, v in asdict(o).items() if k not in DETAIL}
-                  for o in outcomes])
+    summary: dict[str, object] = {
+        "recognizer": args.recognizer, "canceller": args.canceller, "split": args.split,
+        "mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
+        "silent_accuracy": round(silent_accuracy, 4)}
+    summary.update(figures.get(_headline(outcomes), {}))
+    if len(figures) > 1:
+        summary["variants"] = figures
+    summary["outcomes"] = [{k: v for k, v in asdict(o).items() if k not in DETAIL}
+                           for o in outcomes]
     return summary
 
 
+def _headline(outcomes: list[Outcome]) -> str:
+    """The label whose figures the JSON summary leads with: the game's listening, with the
+    over-the-game model off when both were run."""
+    labels = [o.label for o in outcomes if o.mode == "always" and o.condition != "game silent"]
+    return "always" if "always" in labels else (labels[0] if labels else "always")
+
+
 def write_recordings(folder: Path, outcomes: list[Outcome]) -> None:
-    """Each job's recording in the format `whisper_replay.load` reads: header, then files."""
+    """Each room job's final commands (`echo_record.live_finals`) to FOLDER/<job>.json."""
     folder.mkdir(parents=True, exist_ok=True)
     for outcome in outcomes:
         if outcome.recorded is None:
             continue
-        recorded = dict(outcome.recorded)
-        files = recorded.pop("files")
-        with (folder / f"{recorded['split']}.pkl").open("wb") as out:
-            pickle.dump(recorded, out)
-            for file in files:
-                pickle.dump(file, out)
-        print(f"recorded {len(files)} files to {folder / recorded['split']}.pkl")
+        path = folder / f"{outcome.recorded['job']}.json"
+        path.write_text(json.dumps(outcome.recorded), encoding="utf-8")
+        print(f"recorded {len(outcome.recorded['finals'])} finals to {path}")
 
 
 def report_losses(outcomes: list[Outcome]) -> None:
@@ -575,7 +597,7 @@ def report_losses(outcomes: list[Outcome]) -> None:
     print("\n| mode | room | lost | " + " | ".join(LOSSES) + " |")
     print("|---|---|---:|" + "---:|" * len(LOSSES))
     for o in outcomes:
-        print(f"| {o.mode} | {o.condition} | {sum(o.lost.values())} | "
+        print(f"| {o.label} | {o.condition} | {sum(o.lost.values())} | "
               + " | ".join(str(o.lost.get(cause, 0)) for cause in LOSSES) + " |")
 
 
@@ -604,9 +626,12 @@ def main() -> None:
                              "baseline)")
     parser.add_argument("--no-hush", action="store_true",
                         help="never hush the game on a suspicion, only stop it (the baseline)")
-    parser.add_argument("--over-game", action="store_true",
+    parser.add_argument("--over-game", nargs="?", const="on", choices=("on", "both"),
                         help="let the over-the-game model (over_game.json) decide on commands "
-                             "heard over the game instead of Whisper (the game does not yet)")
+                             "heard over the game instead of Whisper (the game does not)")
+    parser.add_argument("--talk", action="append", metavar="KEY=VALUE",
+                        help="a talk detector setting to try (barge_in.TalkSettings), "
+                             "e.g. suspect_onset=1 (repeatable)")
     parser.add_argument("--near-end-minimum", type=float, default=None,
                         help="least share of a command's frames that are the player's voice")
     parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,
@@ -615,11 +640,14 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every result heard, with its scores, to this JSON file")
     parser.add_argument("--record", type=Path, default=None, metavar="FOLDER",
-                        help="run Whisper refusing nothing and write each job's finals, "
-                             "in the replay format, to FOLDER/<job>.pkl (echo_record.py)")
+                        help="write each room job's final commands, with what the "
+                             "over-the-game model would be asked, to FOLDER/<job>.json "
+                             "(echo_record.py; the model must be off)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.record is not None and args.over_game:
+        parser.error("--record fits the over-the-game model: record with it off")
     print(f"load average {os.getloadavg()[0]:.1f} at start; split {args.split}, "
           f"recognizer {args.recognizer}, canceller {args.canceller}, "
           f"noise {args.noise_below:.0f} dB under the player")

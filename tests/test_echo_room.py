@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.echo import Job, Outcome, data_dir, run
+from benchmarks import over_game as over_game_fit
+from benchmarks.echo import Job, Outcome, commands_for, data_dir, run, talk_settings
+from benchmarks.over_game import files_of
 from benchmarks.room import RoomCondition
+from voicespit.speech.listening import over_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (data_dir() / "real-voices").is_dir(), reason="needs the shared real voices and noise")]
@@ -53,3 +56,35 @@ def test_the_live_rooms_first_minute_of_narration_gives_no_command_even_unchecke
     unchecked = run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 60.0,
                         near_end_minimum=0.0))
     assert unchecked.false_commands == 0, unchecked.heard
+
+
+def test_the_recorded_finals_count_as_the_benchmark_counts_them() -> None:
+    # The over-the-game model is fitted on the finals the game's recognizer really gave
+    # (`--record`); counted without the model, they must say what the closed loop said,
+    # command for command, or the fit would choose its threshold on another game.
+    commands = commands_for("tuning", 8)
+    outcome = run(Job(RoomCondition(0.5, 45.0, 5.0), "always", True, "tuning", "auto",
+                      "webrtc+speex", None, commands, record=True))
+    assert outcome.recorded is not None
+    files = files_of(outcome.recorded)
+    counted = over_game_fit.outcome(files, None)
+    assert counted["commands"] == outcome.commands == 8
+    assert (counted["right"], counted["wrong"]) == (outcome.correct, outcome.wrong)
+    assert counted["chatter taken"] == outcome.false_commands
+    finals = outcome.recorded["finals"]
+    assert finals, "nothing heard over the game at +5 dB"
+    asked = [final for final in finals if final["features"] is not None]
+    assert asked, "the model would be asked about none of the commands heard over the game"
+    for final in asked:  # Whisper's own decision is the feature the model is given
+        whisper = final["features"][over_game.FEATURES.index("whisper accepts")]
+        assert whisper == float(final["taken"])
+
+
+def test_a_talk_detector_setting_to_try_is_checked_and_typed() -> None:
+    # `benchmarks.echo --talk KEY=VALUE`: each value takes its TalkSettings field's type, and
+    # a misspelt key stops the run instead of silently measuring the game as it is.
+    assert talk_settings(["suspect_onset=1", "suspect_margin_db=2.5"]) == {
+        "suspect_onset": 1, "suspect_margin_db": 2.5}
+    assert isinstance(talk_settings(["suspect_onset=1"])["suspect_onset"], int)
+    with pytest.raises(SystemExit, match="suspect_onsett"):
+        talk_settings(["suspect_onsett=1"])

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+import pytest
 
 from voicespit.speech import logistic
 from voicespit.speech.listening import over_game
-from voicespit.speech.listening.over_game import FEATURES, OverGameModel, decided, evidence
+from voicespit.speech.listening.near_end import NearEndEvidence
+from voicespit.speech.listening.over_game import (
+    FEATURES,
+    OverGameModel,
+    decided,
+    evidence,
+    shares_if_asked,
+)
 from voicespit.speech.recognizer import Recognition
 
 
@@ -56,3 +66,33 @@ def test_both_decisions_count_speech_above_the_floor_up_to_one_shared_level() ->
     loud = evidence("seven", 2.0, 1.0, 0.6, None, True, 0.4, above_floor_db=70.0,
                     near_end_share=0.4, audible_share=1.0)
     assert loud[FEATURES.index("speech above the floor")] == logistic.CLEAR_DB == 40.0
+
+
+def evidence_of(loud: list[bool], game_audible: bool, start: float = 1.0) -> NearEndEvidence:
+    """The detector's judgement of each 10 ms frame from `start`, as the listener keeps it."""
+    evidence = NearEndEvidence()
+    evidence.record(start, loud, game_audible)
+    return evidence
+
+
+def test_the_model_is_asked_about_a_command_heard_over_the_game_with_the_players_voice() -> None:
+    # 0.4 s of frames from 1.0 s (the final's speech), 4 in 10 judged the player's.
+    evidence = evidence_of([True, False, False, True, False] * 8, game_audible=True)
+    shares = shares_if_asked(whisper_final("seven", 2.0, rejected=True), evidence,
+                             near_end_minimum=0.1)
+    assert shares is not None
+    share, audible = shares
+    assert share == pytest.approx(0.4) and audible == 1.0
+
+
+def test_the_model_is_not_asked_when_the_game_was_silent_or_the_listener_refused_it() -> None:
+    over_the_game = evidence_of([True, False, False, True, False] * 8, game_audible=True)
+    silent = evidence_of([True, False, False, True, False] * 8, game_audible=False)
+    final = whisper_final("seven", 2.0, rejected=True)
+    assert shares_if_asked(final, silent, near_end_minimum=0.1) is None
+    assert shares_if_asked(final, over_the_game, near_end_minimum=0.5) is None  # too little
+    for refusal in ("self_echo", "near_end"):  # the listener's own checks stand
+        refused = dataclasses.replace(final, scores={**(final.scores or {}), refusal: 1.0})
+        assert shares_if_asked(refused, over_the_game, near_end_minimum=0.1) is None
+    chatter = whisper_final("hello there", 2.0, rejected=True)  # no command in it
+    assert shares_if_asked(chatter, over_the_game, near_end_minimum=0.1) is None
