@@ -537,26 +537,32 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
     for label in dict.fromkeys(o.label for o in outcomes if o.condition != "game silent"):
         alone = {o.condition: o for o in outcomes if o.label == label and not o.with_commands}
         talking = {o.condition: o for o in outcomes if o.label == label and o.with_commands}
-        ratios, wrongs, false_total, latencies, cpu = [], [], 0, [], []
+        ratios, wrongs, false_total, stray_total, latencies, cpu = [], [], 0, 0, [], []
         for name, quiet in alone.items():
             busy = talking[name]
             accuracy = busy.correct / max(1, busy.commands)
             ratio = accuracy / silent_accuracy if silent_accuracy else 0.0
-            wrong = busy.wrong / max(1, busy.commands)
+            # A command taken where nobody spoke, during the commands run, plays a card
+            # nobody said just as a wrong one does: it counts as wrong (and is shown).
+            wrong = (busy.wrong + busy.false_commands) / max(1, busy.commands)
             lost = busy.commands - busy.correct - busy.wrong
             lat = busy.barge_latencies_ms
             lat_text = (f"{statistics.median(lat):.0f} / {p95(lat):.0f}" if lat else "-")
-            print(f"| {label} | {name} | {quiet.false_commands} ({quiet.seconds / 60:.0f} min) "
+            strays = f", {busy.false_commands} over the commands" if busy.false_commands else ""
+            print(f"| {label} | {name} | {quiet.false_commands} ({quiet.seconds / 60:.0f} min)"
+                  f"{strays} "
                   f"| {quiet.barge_ins} | {quiet.said_again} | {accuracy:.3f} | {ratio:.2f} "
                   f"| {wrong:.3f} | {lost}, {busy.answered_again} | {lat_text} "
                   f"| {100 * busy.canceller_cpu:.1f} % |")
             ratios.append(ratio)
             wrongs.append(wrong)
             false_total += quiet.false_commands
+            stray_total += busy.false_commands
             latencies.extend(lat)
             cpu.append(busy.canceller_cpu)
         figures[label] = {
             "false_commands": false_total,
+            "stray_commands": stray_total,
             "accuracy_ratio": round(min(ratios), 4) if ratios else None,
             "wrong_rate": round(max(wrongs), 4) if wrongs else None,
             "barge_in_p95_ms": round(p95(latencies) or 0.0, 1) if latencies else None,

@@ -88,3 +88,24 @@ def test_a_talk_detector_setting_to_try_is_checked_and_typed() -> None:
     assert isinstance(talk_settings(["suspect_onset=1"])["suspect_onset"], int)
     with pytest.raises(SystemExit, match="suspect_onsett"):
         talk_settings(["suspect_onsett=1"])
+
+
+def test_a_command_taken_from_nobody_during_the_commands_counts_as_wrong(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # It plays a card nobody said, as a wrong command does; before, it was in neither
+    # the wrong rate nor the narration-alone false commands.
+    import argparse
+
+    from benchmarks.echo import report
+
+    room = "RT60 0.5 s, 45 ms, echo +0 dB"
+    outcomes = [Outcome("always", "always", "game silent", True, 60.0, commands=10, correct=8),
+                Outcome("always", "always", room, False, 60.0),
+                Outcome("always", "always", room, True, 60.0, commands=10, correct=5, wrong=1,
+                        false_commands=1)]
+    args = argparse.Namespace(narration_only=False, recognizer="whisper", canceller="webrtc",
+                              split="tuning", no_mask=False, no_self_echo=False)
+    summary = report(outcomes, args)
+    assert summary["wrong_rate"] == pytest.approx(0.2)
+    assert summary["stray_commands"] == 1 and summary["false_commands"] == 0
+    assert "1 over the commands" in capsys.readouterr().out
