@@ -178,7 +178,7 @@ def test_there_are_never_more_than_five_stockpiles() -> None:
     rules = spit_rules(auto_fill=False)
     state = spit_position(rules, mine=("", "3C 9D", "5C", "6C", "TC"), theirs=("9S", "", "", "", ""),
                           left="8H", right="KH", my_spit="3D", their_spit="4D")
-    assert "no stockpile 6" in refused(state, 0, Fill(1, 5))
+    assert "there is no stockpile 6: you have five" in refused(state, 0, Fill(1, 5))
     assert len(state.stocks[0]) == 5
 
 
@@ -458,7 +458,7 @@ def test_four_stockpiles_hold_one_to_four_cards() -> None:
     state = SpitState(Rules.for_game("spit", ["stockpiles=4"]), random.Random(5))
     assert state.stock_sizes(0) == [1, 2, 3, 4] and len(state.spit_cards[0]) == 16
     state.phase = Phase.PLAY
-    assert "no stockpile 5" in refused(state, 0, Fill(0, 4))
+    assert "there is no stockpile five: you have four" in refused(state, 0, Fill(0, 4))
 
 
 def test_choose_instead_of_slap_the_first_out_chooses_a_pile() -> None:

@@ -191,7 +191,7 @@ class SpitState(SpitTable):
     def _check_slot(self, player: int, slot: int) -> list[Card]:
         stocks = self.stocks[player]
         if not 0 <= slot < len(stocks):
-            raise IllegalActionError(f"there is no stockpile {slot + 1}")
+            raise IllegalActionError(_no_stockpile(slot, len(stocks)))
         cards = stocks[slot]
         if not cards:
             raise IllegalActionError(f"stockpile {STOCK_NAMES[slot]} is empty")
@@ -235,7 +235,7 @@ class SpitState(SpitTable):
         cards = self._check_slot(player, source)
         stocks = self.stocks[player]
         if not 0 <= target < len(stocks):
-            raise IllegalActionError(f"there is no stockpile {target + 1}")
+            raise IllegalActionError(_no_stockpile(target, len(stocks)))
         if stocks[target]:
             raise IllegalActionError(f"stockpile {STOCK_NAMES[target]} is not empty")
         if not self.face_up[player][source]:
@@ -316,3 +316,8 @@ class SpitState(SpitTable):
         self._check_stalemate(events)
         return events
 
+
+def _no_stockpile(slot: int, count: int) -> str:
+    """Why a stockpile number is refused, in words a listener hears as a count."""
+    name = STOCK_NAMES[slot] if 0 <= slot < len(STOCK_NAMES) else str(slot + 1)
+    return f"there is no stockpile {name}: you have {STOCK_NAMES[count - 1]}"
