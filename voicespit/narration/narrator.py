@@ -201,8 +201,7 @@ class Narrator:
             case Resumed():
                 # Resumed while the deal waits for the player, the prompt is the last word
                 # again: "Go on." alone leaves them waiting on a game that waits on them.
-                waiting = state.phase is Phase.READY and self.seat not in self._ready \
-                    and not self.coached
+                waiting = self._awaits_ready(state)
                 return [Announcement(f"Go on. {READY_PROMPT}" if waiting else "Go on.", "pause",
                                      Priority.HIGH)]
             case PaceChanged(seconds_per_card=pace, reason=reason, requested=requested) \
@@ -211,8 +210,7 @@ class Narrator:
                 text = f"Opponent pace: {pace:.1f} seconds a card."
                 if (full or requested) and reason:
                     text = f"{text[:-1]}, {reason}."
-                if not requested and state.phase is Phase.READY \
-                        and self.seat not in self._ready and not self.coached:
+                if not requested and self._awaits_ready(state):
                     # The adaptive pace is set after the deal: its news must not bury the
                     # deal's prompt.
                     text = f"{text} {READY_PROMPT}"
@@ -289,9 +287,15 @@ class Narrator:
         if not full:
             return []
         text = "Opponent ready."
-        if self.seat not in self._ready and state.phase is Phase.READY and not self.coached:
+        if self._awaits_ready(state):
             text = f"{text} {READY_PROMPT}"
         return [Announcement(text, f"ready:{player}", Priority.NORMAL, about=player)]
+
+    def _awaits_ready(self, state: State, seat: int | None = None) -> bool:
+        """Whether the deal waits for `seat`'s (default: the player's) "ready", so that
+        what is said now ends with the prompt (unless a coach gives it instead)."""
+        seat = self.seat if seat is None else seat
+        return state.phase is Phase.READY and seat not in self._ready and not self.coached
 
     def _round_over(self, event: RoundOver, state: State) -> Announcement:
         if event.end == "cleared" and event.first_out is not None:
@@ -447,7 +451,7 @@ class Narrator:
             text = self.help_text
         elif key in TABLE_QUERIES:
             text = answer_text(key, state, seat)
-            if state.phase is Phase.READY and seat not in self._ready and not self.coached:
+            if self._awaits_ready(state, seat):
                 # The deal waits for the player: a question, asked perhaps because the
                 # prompt was missed, keeps the prompt the last word.
                 text = f"{text} {READY_PROMPT}"
