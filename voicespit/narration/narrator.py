@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
-from voicespit.engine.cards import Card
+from voicespit.engine.cards import Card, with_article
 from voicespit.engine.events import (
     CardDrawn,
     CardMoved,
@@ -152,7 +152,7 @@ class Narrator:
                 # Only ever your own draws: the opponent's hand is secret.
                 words = card_words(card, colours)
                 # "Drew two." was heard as two cards drawn; the article says it is one.
-                line = f"Drew {with_article(words)}."
+                line = f"Drew {one_card(card, colours)}."
                 return [Announcement(sentence(words) if terse else line, f"draw:{card.index}",
                                      cue=self._terse_cue(Cue.NEW_CARD), rank=card.rank,
                                      about=player, line=line)]
@@ -248,7 +248,7 @@ class Narrator:
             # Every new card of yours is told: a number key plays it (terse: the rank, the
             # cue panned to its stockpile). "Stock five: eight." put two numbers back to
             # back: "shows a" keeps the stockpile's apart from the card's.
-            line = f"Stock {STOCK_NAMES[stock]} shows {with_article(words)}."
+            line = f"Stock {STOCK_NAMES[stock]} shows {one_card(card, colours)}."
             text = sentence(words) if self.verbosity is Verbosity.TERSE else line
             return [Announcement(text, f"stock:{stock}", Priority.NORMAL,
                                  self._terse_cue(Cue.NEW_CARD),
@@ -465,6 +465,7 @@ class Narrator:
         return describe_cards(state, seat)
 
 
-def with_article(words: str) -> str:
-    """"a two", "an eight", "an ace": a card said after a verb, as one card."""
-    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
+def one_card(card: Card, colours: bool) -> str:
+    """"a two", "an eight", "a red nine": a card said after a verb, as one card (the
+    colours, red and black, both take "a")."""
+    return f"a {card_words(card, colours)}" if colours else with_article(card.rank)
