@@ -143,7 +143,7 @@ class WhisperSettings:
     third fewer wrong commands, for 1.5 to 5 points of espeak-ng accuracy (README)."""
     acceptance_file: Path | None = None
     """Where that model is (None: the one fitted for these settings and shipped; another
-    fits another setting, such as the benchmark's row without the prompt)."""
+    fits another setting, such as the benchmark's row with the prompt)."""
 
 
 @dataclass(frozen=True, slots=True)
