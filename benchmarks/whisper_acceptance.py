@@ -5,6 +5,8 @@
     python -m benchmarks.whisper_acceptance fit /tmp/fsdd-tuning.pkl /tmp/tuning.pkl \
         /tmp/natural-tuning.pkl [--write]
     python -m benchmarks.whisper_acceptance compare /tmp/fsdd-test.pkl ...
+    python -m benchmarks.whisper_acceptance folds --parts /tmp/fsdd-o0.pkl /tmp/fsdd-o1.pkl \
+        /tmp/fsdd-o2.pkl --others /tmp/tuning.pkl /tmp/natural-tuning.pkl
 
 `fit` labels every recorded final by whether its best command is the one said
 (chatter: never), fits the logistic model of `whisper_acceptance` over its
@@ -66,32 +68,43 @@ the pile race, and a player who cannot see the table must first find out."""
 
 
 def fitted(recordings: list[dict[str, Any]], l2: float,
-           cost: float = WRONG_MOVE_COST) -> AcceptanceModel:
+           cost: float = WRONG_MOVE_COST, balanced: bool = False) -> AcceptanceModel:
     """The model fitted on these recordings, its threshold chosen on them: the most
-    right commands less `cost` for every wrong move and chatter taken."""
+    right commands less `cost` for every wrong move and chatter taken.
+
+    `balanced`: every recording (split) weighs the same in the fit and in the
+    threshold's count, whatever its size, so that recording more of one split (three
+    times the real voices) does not make the model forget the others."""
     features: list[npt.NDArray[np.float64]] = []
     correct: list[bool] = []
-    for recording in recordings:
-        more_features, more_correct = examples(recording)
+    counts: list[float] = []
+    split_examples = [examples(recording) for recording in recordings]
+    average = sum(len(found) for found, _ in split_examples) / len(split_examples)
+    for more_features, more_correct in split_examples:
         features += more_features
         correct += more_correct
-    mean, scale, weights, intercept = fit(features, correct, l2=l2)
+        counts += [average / len(more_features) if balanced else 1.0] * len(more_features)
+    mean, scale, weights, intercept = fit(features, correct, l2=l2, sample_weights=counts)
     model = AcceptanceModel(mean, scale, weights, intercept, threshold=0.5)
 
     def worth(at: AcceptanceModel) -> float:
-        totals = _totals(recordings, Rule(0.0, 0.0, acceptance=at))
+        totals = _totals(recordings, Rule(0.0, 0.0, acceptance=at), balanced)
         return totals["correct"] - cost * (totals["wrong move"] + totals["chatter"])
 
     return threshold_chosen(model, THRESHOLDS, worth)
 
 
-def _totals(recordings: list[dict[str, Any]], rule: Rule) -> dict[str, float]:
-    """Counts over all the recordings: correct, wrong moves, chatter taken."""
+def _totals(recordings: list[dict[str, Any]], rule: Rule,
+            balanced: bool = False) -> dict[str, float]:
+    """Counts over all the recordings: correct, wrong moves, chatter taken (`balanced`:
+    each recording's counted as if it had the recordings' average number of files)."""
     totals = {"correct": 0.0, "wrong move": 0.0, "chatter": 0.0}
+    average = sum(len(recording["files"]) for recording in recordings) / len(recordings)
     for recording in recordings:
         rates = replay(recording, rule)
-        commands = sum(1 for file in recording["files"] if file["kind"] == "command")
-        chatter = len(recording["files"]) - commands
+        scale = average / len(recording["files"]) if balanced else 1.0
+        commands = scale * sum(1 for file in recording["files"] if file["kind"] == "command")
+        chatter = scale * len(recording["files"]) - commands
         correct = commands * (1 - rates["wrong"] - rates["refused"])
         totals["correct"] += correct
         totals["wrong move"] += rates["wrong move"] * commands
@@ -122,6 +135,27 @@ def _compare(recordings: list[dict[str, Any]], model: AcceptanceModel,
                        replay(recording, Rule(0, 0, acceptance=left_out))))
 
 
+def folds(parts: list[dict[str, Any]], others: list[dict[str, Any]], l2: float,
+          cost: float) -> None:
+    """Each part of a split recorded apart left out in turn: the model fitted on one
+    other part (as shipped) beside the one fitted on all the other parts, every split
+    weighed the same (`balanced`), both with `others`, replayed on the part left out
+    and on `others`, with the second look as shipped."""
+    for index, unseen in enumerate(parts):
+        rest = [part for part in parts if part is not unseen]
+        for name, model in (
+                ("one other part", fitted(merged([rest[0], *others]), l2, cost)),
+                ("all other parts, balanced",
+                 fitted(merged([*rest, *others]), l2, cost, balanced=True))):
+            rule = Rule(0, 0, acceptance=model,
+                        second_look_from=WhisperSettings.second_look_from,
+                        second_look_bar=WhisperSettings.second_look_bar)
+            print(f"\npart {index} left out, fitted on {name}, threshold {model.threshold:.2f}")
+            print(_row("the part left out", replay(unseen, rule)))
+            for other in others:
+                print(_row(other["split"], replay(other, rule)))
+
+
 def merged(recordings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One recording per split: the parts of a split recorded apart (--offset) joined."""
     splits: dict[str, dict[str, Any]] = {}
@@ -141,7 +175,19 @@ def main() -> None:
     fitter.add_argument("--l2", type=float, default=1.0)
     fitter.add_argument("--cost", type=float, default=WRONG_MOVE_COST,
                         help="right commands a wrong move or chatter taken is worth losing")
+    fitter.add_argument("--balanced", action="store_true",
+                        help="each split weighs the same in the fit and the threshold")
+    fitter.add_argument("--unseen", type=Path, nargs="*", default=[],
+                        help="recordings kept out of the fit, the fitted model replayed on "
+                             "them (a part of a split recorded apart: --offset)")
     fitter.add_argument("--write", action="store_true", help=f"write {FITTED.name}")
+    folder = commands.add_parser("folds")
+    folder.add_argument("--parts", type=Path, nargs="+", required=True,
+                        help="one split recorded in parts (--offset), each left out in turn")
+    folder.add_argument("--others", type=Path, nargs="*", default=[],
+                        help="recordings always in the fit")
+    folder.add_argument("--l2", type=float, default=1.0)
+    folder.add_argument("--cost", type=float, default=WRONG_MOVE_COST)
     comparer = commands.add_parser("compare")
     comparer.add_argument("recordings", type=Path, nargs="+")
     for command in (fitter, comparer):
@@ -149,20 +195,27 @@ def main() -> None:
                              help="comma-separated probabilities from which a refusal looks "
                                   "again (WhisperSettings.second_look_from), a row each")
     args = parser.parse_args()
+    if args.command == "folds":
+        folds([load(path) for path in args.parts], [load(path) for path in args.others],
+              args.l2, args.cost)
+        return
     recordings = merged([load(path) for path in args.recordings])
     second_looks = [float(value) for value in args.second_looks.split(",") if value]
     if args.command == "compare":
         _compare(recordings, AcceptanceModel.fitted(), second_looks=second_looks)
         return
-    model = fitted(recordings, args.l2, args.cost)
+    model = fitted(recordings, args.l2, args.cost, args.balanced)
     print("weights (standardized features):")
     for name, weight in zip(FEATURES, model.weights, strict=True):
         print(f"  {name}: {weight:+.3f}")
     print(f"  intercept: {model.intercept:+.3f}; threshold {model.threshold:.2f}")
     left_out = [fitted([other for other in recordings if other is not recording], args.l2,
-                       args.cost)
+                       args.cost, args.balanced)
                 if len(recordings) > 1 else model for recording in recordings]
     _compare(recordings, model, left_out, second_looks)
+    for path in args.unseen:
+        print("\nnever in the fit:", end="")
+        _compare([load(path)], model, second_looks=second_looks)
     if args.write:
         provenance: dict[str, object] = {
             "command": "python -m benchmarks.whisper_acceptance fit "

@@ -81,6 +81,32 @@ def test_a_fit_recovers_a_rule_and_gives_the_same_model_every_time() -> None:
     assert weights[0] > 2 * abs(weights[1]) and weights[2] > 0
 
 
+def test_an_example_weighed_twice_counts_as_two_copies_of_it() -> None:
+    rng = np.random.default_rng(11)
+    features = [rng.normal(size=len(FEATURES)) for _ in range(200)]
+    correct = [bool(row[0] + rng.normal() > 0) for row in features]
+    doubled = range(50)
+    copies = features + [features[index] for index in doubled]
+    copies_correct = correct + [correct[index] for index in doubled]
+    weighed = [2.0 if index in doubled else 1.0 for index in range(len(features))]
+    probe = np.stack(features)
+
+    def scores(model: tuple[np.ndarray, np.ndarray, np.ndarray, float]) -> np.ndarray:
+        # In the features' own units: each fit standardizes over the examples it was
+        # given, so the same decision comes out as different numbers.
+        mean, scale, weights, intercept = model
+        return np.asarray(((probe - mean) / scale) @ weights + intercept)
+
+    # Without a penalty (which acts on the standardized weights) the two are one fit.
+    copied = scores(fit(copies, copies_correct, l2=0.0))
+    weighed_fit = scores(fit(features, correct, l2=0.0, sample_weights=weighed))
+    unweighed = scores(fit(features, correct, l2=0.0))
+    assert np.allclose(copied, weighed_fit, atol=1e-6)
+    assert not np.allclose(unweighed, weighed_fit, atol=1e-2)
+    with pytest.raises(ValueError, match="one weight"):
+        fit(features, correct, sample_weights=[1.0] * 3)
+
+
 def test_a_model_over_other_features_is_refused() -> None:
     model = AcceptanceModel.fitted()
     data = json.loads(model.to_json({"test": True}))

@@ -71,13 +71,22 @@ class LogisticModel:
 
 
 def fit(features: Sequence[npt.NDArray[np.float64]], correct: Sequence[bool], *,
-        l2: float = 1.0, iterations: int = 50) -> tuple[npt.NDArray[np.float64],
-                                                         npt.NDArray[np.float64],
-                                                         npt.NDArray[np.float64], float]:
+        l2: float = 1.0, iterations: int = 50,
+        sample_weights: Sequence[float] | None = None) -> tuple[npt.NDArray[np.float64],
+                                                                 npt.NDArray[np.float64],
+                                                                 npt.NDArray[np.float64],
+                                                                 float]:
     """Mean, scale, weights and intercept of an L2-regularized logistic regression,
-    by Newton's method (deterministic: the same data gives the same model)."""
+    by Newton's method (deterministic: the same data gives the same model).
+
+    `sample_weights` (default: 1 each) is how many examples each one counts as, so that
+    a larger recording can be made to weigh as much as a smaller one and no more."""
     x = np.asarray(features, dtype=np.float64)
     y = np.asarray(correct, dtype=np.float64)
+    counts = (np.ones(len(x)) if sample_weights is None
+              else np.asarray(sample_weights, dtype=np.float64))
+    if counts.shape != y.shape or np.any(counts < 0):
+        raise ValueError("one weight, not negative, is needed for each example")
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
@@ -87,8 +96,8 @@ def fit(features: Sequence[npt.NDArray[np.float64]], correct: Sequence[bool], *,
     penalty[-1] = 0.0  # the intercept is not pulled towards 0
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-np.clip(design @ theta, -50, 50)))
-        gradient = design.T @ (p - y) + penalty * theta
-        hessian = (design.T * (p * (1 - p))) @ design + np.diag(penalty)
+        gradient = design.T @ (counts * (p - y)) + penalty * theta
+        hessian = (design.T * (counts * p * (1 - p))) @ design + np.diag(penalty)
         step = np.linalg.solve(hessian, gradient)
         theta -= step
         if float(np.abs(step).max()) < 1e-10:
