@@ -60,6 +60,9 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper, endpoint from the floor alone": dataclasses.replace(
         WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, room_spreads=0.0,
                                               room_start_spreads=0.0)),
+    # The default until round 9: how clear the speech is, judged from the floor.
+    "whisper, clear judged from the floor": dataclasses.replace(
+        WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, clear_of_quiet=False)),
     "whisper without longer waits in noise": dataclasses.replace(
         WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, noisy_extra_frames=0)),
     # The default until the second look: a doubtful refusal is not scored again.

@@ -55,6 +55,30 @@ def test_a_steady_noise_becomes_the_new_floor() -> None:
     assert FrameEvent.STARTED in events
 
 
+def test_words_in_a_fluttering_room_wait_longer_before_settling() -> None:
+    # A room that flutters 3 dB from frame to frame: its quietest moments (the floor)
+    # lie 3 dB under its typical level, and a frame within an utterance counts as quiet
+    # up to three flutters above that level. A voice peaking 32 dB above the floor
+    # is clear by the floor, but its weak sounds (the ks of six, the onset of "on")
+    # drown 26 dB below its peak: the gap between "six" and "on the left" looks like
+    # 18 quiet frames. Judged from the quiet level it is noisy speech, and the settle
+    # (16 frames, 22 in noise) waits the gap out.
+    room = [40.0 + (3.0 if index % 2 else -3.0) for index in range(200)]
+    said = room + [72.0] * 25 + room[:18] + [72.0] * 30
+
+    from_the_floor = SpeechDetector(EndpointSettings(settle_frames=16))
+    from_the_quiet = SpeechDetector(EndpointSettings(settle_frames=16, clear_of_quiet=True))
+    floor_events = feed(from_the_floor, said)
+    quiet_events = feed(from_the_quiet, said)
+    assert from_the_floor.in_speech and from_the_quiet.in_speech
+    assert not from_the_floor.is_noisy and from_the_quiet.is_noisy
+    gap = slice(len(room) + 25, len(room) + 25 + 18)
+    # Paused at 8 and settled at 16 quiet frames from the floor: "six" would go out.
+    assert floor_events[gap].count(FrameEvent.PAUSED) == 2
+    # From the quiet level only asked at 14: "six on the left" is still being said.
+    assert quiet_events[gap].count(FrameEvent.PAUSED) == 1
+
+
 
 
 

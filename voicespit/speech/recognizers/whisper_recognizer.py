@@ -75,7 +75,7 @@ class WhisperSettings:
     """Every choice of the Whisper path; the README's table measures them."""
 
     endpoint: EndpointSettings = field(default_factory=lambda: EndpointSettings(
-        pause_frames=8, settle_frames=16, end_frames=35))
+        pause_frames=8, settle_frames=16, end_frames=35, clear_of_quiet=True))
     trailing_silence: float = 0.3
     """Seconds of digital silence added after the audio before encoding."""
     margin: float = 1.5
