@@ -47,10 +47,16 @@ NOISES = SHARED / "real-noise"
 DIGIT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                9: "nine"}
 """The digits that are card ranks (zero and one are not; ten is not in the dataset)."""
+CHATTER_WORDS = {0: "zero", 1: "one"}
+"""The digits that are not a command: real voices saying a word the game must not act on
+("one" is in "flip one" and "move one to two", never alone)."""
 SNR_DB = 10.0
 ROOM_BELOW_PEAK_DB = 20.0
 """The least a quiet room lies below the voice's loudest 16 ms (`room_around`)."""
 SPLITS = {"fsdd-tuning": range(5, 50), "fsdd-test": range(5)}
+CHATTER_SPLITS = {"fsdd-chatter-tuning": range(5, 50), "fsdd-chatter-test": range(5)}
+"""Real chatter, apart from the command splits so that their figures stay comparable
+with every earlier round's: the same takes, tuned on and reported on the same way."""
 OWN_RATE_SPLITS = {"fsdd-test-8k": ("fsdd-test", 8_000)}
 """Splits written at a recording device's rate: (the split they copy, the rate)."""
 
@@ -122,9 +128,10 @@ def mixed(around: npt.NDArray[np.float64], speech: npt.NDArray[np.float64],
 
 
 def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None = None,
-          rate: int = SAMPLE_RATE, like: str | None = None) -> Path:
+          rate: int = SAMPLE_RATE, like: str | None = None,
+          words: dict[int, str] = DIGIT_WORDS, kind: str = "command") -> Path:
     """Write one split under `out/split` at `rate`, its mixes those of split `like` (by
-    default its own); returns the manifest's path."""
+    default its own), of the digits in `words` as `kind`; returns the manifest's path."""
     noises = [read_clip(path)[0] for path in sorted(NOISES.glob("*.wav"))]
     directory = out / split
     if directory.exists():
@@ -133,7 +140,7 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
     timings = ["path\tspeech_start\tspeech_end"]
     for path in sorted(VOICES.glob("*.wav")):
         digit, speaker, take = path.stem.split("_")
-        if int(digit) not in DIGIT_WORDS or int(take) not in takes:
+        if int(digit) not in words or int(take) not in takes:
             continue
         if speakers is not None and speaker not in speakers:
             continue
@@ -148,7 +155,7 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
             relative = f"{condition}/{speaker}/{path.name}"
             write_wav(directory / relative, at_rate(mixed(around, speech, noise, seed), rate),
                       rate)
-            manifest.append(f"{relative}\t{DIGIT_WORDS[int(digit)]}\tcommand")
+            manifest.append(f"{relative}\t{words[int(digit)]}\t{kind}")
             timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
     return write_tables(directory, manifest, timings)
 
@@ -161,6 +168,9 @@ def main() -> None:
     builds += [(split, SPLITS[like], rate, like) for split, (like, rate) in OWN_RATE_SPLITS.items()]
     for split, takes, rate, like in builds:
         manifest = build(args.out, split, takes, rate=rate, like=like)
+        print(f"{split}: {len(manifest.read_text().splitlines()) - 1} files, manifest {manifest}")
+    for split, takes in CHATTER_SPLITS.items():
+        manifest = build(args.out, split, takes, words=CHATTER_WORDS, kind="chatter")
         print(f"{split}: {len(manifest.read_text().splitlines()) - 1} files, manifest {manifest}")
 
 

@@ -105,9 +105,9 @@ def _totals(recordings: list[dict[str, Any]], rule: Rule,
         scale = average / len(recording["files"]) if balanced else 1.0
         commands = scale * sum(1 for file in recording["files"] if file["kind"] == "command")
         chatter = scale * len(recording["files"]) - commands
-        correct = commands * (1 - rates["wrong"] - rates["refused"])
-        totals["correct"] += correct
-        totals["wrong move"] += rates["wrong move"] * commands
+        if commands:  # a split of chatter alone has no command rates
+            totals["correct"] += commands * (1 - rates["wrong"] - rates["refused"])
+            totals["wrong move"] += rates["wrong move"] * commands
         totals["chatter"] += rates.get("chatter", 0.0) * chatter
     return totals
 

@@ -283,10 +283,11 @@ def replay(recording: dict[str, Any], rule: Rule,
             rates["chatter"] = verdicts.count("taken") / len(verdicts)
         else:
             rates[condition] = verdicts.count("correct") / len(verdicts)
-    moves = commands_total.count("wrong move")
-    rates["wrong"] = (commands_total.count("wrong") + moves) / len(commands_total)
-    rates["wrong move"] = moves / len(commands_total)
-    rates["refused"] = commands_total.count("refused") / len(commands_total)
+    if commands_total:  # a split of chatter alone (fsdd-chatter-tuning) has none
+        moves = commands_total.count("wrong move")
+        rates["wrong"] = (commands_total.count("wrong") + moves) / len(commands_total)
+        rates["wrong move"] = moves / len(commands_total)
+        rates["refused"] = commands_total.count("refused") / len(commands_total)
     return rates
 
 
