@@ -67,6 +67,13 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
         WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, noisy_extra_frames=0)),
     # The default until the second look: a doubtful refusal is not scored again.
     "whisper without the second look": dataclasses.replace(WHISPER, second_look_from=None),
+    # The acceptance model fitted with real voices saying words that are not commands
+    # ("zero", "one": fsdd-chatter-tuning) beside the three command recordings; held out
+    # it played no card that was not said on real voices and took fewer commands
+    # elsewhere, so it is not the default (README, round 10).
+    "whisper, fitted with real chatter": dataclasses.replace(
+        WHISPER,
+        acceptance_file=Path(__file__).with_name("whisper_acceptance_with_real_chatter.json")),
     # Whisper told "Commands for a card game." was said before, with the acceptance
     # model fitted that way; the second look off, as its cost chose (LEVERS.md).
     "whisper with the prompt": dataclasses.replace(
