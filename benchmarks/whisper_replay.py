@@ -88,6 +88,7 @@ class Recording(WhisperRecognizer):
             "deficits": answer.window.deficits.astype(np.float32),
             "pooled": answer.window.pooled.astype(np.float32),
             "second": (second.totals.astype(np.float32), second.deficits.astype(np.float32)),
+            "first_word_deficit": (answer.window.first_word_deficit, second.first_word_deficit),
             "speech_seconds": answer.speech_seconds,
             "above_floor_db": answer.above_floor_db,
             "pocketsphinx": answer.heard_by_pocketsphinx})
@@ -180,7 +181,8 @@ class Rule:
         first = _window(final, table, self, lengths)
         totals, deficits = (np.asarray(values, dtype=np.float64) for values in final["second"])
         totals = totals + (self.token_bonus - WhisperSettings.token_bonus) * lengths
-        second = WindowScores(totals, deficits, table.pool(totals), within=first.within)
+        second = WindowScores(totals, deficits, table.pool(totals), within=first.within,
+                              first_word_deficit=_first_word_deficits(final)[1])
         window = averaged([first, second], table)
         again = choose(window, table)
         tokens = int(lengths[again.form])
@@ -241,7 +243,8 @@ def _window(final: dict[str, Any], table: CommandTable, rule: Rule,
         assert lengths is not None
         totals = totals + (rule.token_bonus - WhisperSettings.token_bonus) * lengths
         pooled = table.pool(totals)
-    return WindowScores(totals, deficits, pooled, within=min(rule.within, RECORDED_WITHIN))
+    return WindowScores(totals, deficits, pooled, within=min(rule.within, RECORDED_WITHIN),
+                        first_word_deficit=_first_word_deficits(final)[0])
 
 
 def replay(recording: dict[str, Any], rule: Rule,
@@ -303,6 +306,13 @@ def _cross_checks(text: str) -> list[CrossCheck | None]:
     `CrossCheck` in order (the last may be left out)."""
     return [None if chosen == "none" else CrossCheck(*(float(v) for v in chosen.split(",")))
             for chosen in text.split(";")]
+
+
+def _first_word_deficits(final: dict[str, Any]) -> tuple[float, float]:
+    """The window's and its second look's `WindowScores.first_word_deficit` (0: recorded
+    before it was kept)."""
+    first, second = final.get("first_word_deficit", (0.0, 0.0))
+    return float(first), float(second)
 
 
 def _first_window(scores: np.ndarray) -> np.ndarray:

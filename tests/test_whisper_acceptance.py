@@ -111,9 +111,28 @@ def test_a_model_over_other_features_is_refused() -> None:
     model = AcceptanceModel.fitted()
     data = json.loads(model.to_json({"test": True}))
     assert AcceptanceModel.from_json(json.dumps(data)).threshold == model.threshold
-    data["features"] = data["features"][:-1]
+    renamed = {**data, "features": ["loudness", *data["features"][1:]]}
     with pytest.raises(ValueError, match="other features"):
-        AcceptanceModel.from_json(json.dumps(data))
+        AcceptanceModel.from_json(json.dumps(renamed))
+    short_of_names = {**data, "features": data["features"][:-1]}
+    with pytest.raises(ValueError, match="a weight for each"):
+        AcceptanceModel.from_json(json.dumps(short_of_names))
+
+
+def test_a_model_fitted_before_a_feature_was_added_reads_the_ones_before_it() -> None:
+    # A model over all but the last feature (as one fitted before it was added): it
+    # loads, and what the last feature says does not move its probability.
+    full = len(FEATURES)
+    rng = np.random.default_rng(7)
+    older = AcceptanceModel(rng.normal(size=full - 1), np.ones(full - 1),
+                            rng.normal(size=full - 1), 0.3, threshold=0.6)
+    loaded = AcceptanceModel.from_json(older.to_json({"test": True}))
+    assert json.loads(older.to_json({}))["features"] == list(FEATURES[:-1])
+    features = rng.normal(size=full)
+    moved = features.copy()
+    moved[-1] += 100.0
+    assert loaded.probability(features) == loaded.probability(moved) \
+        == older.probability(features)
 
 
 def test_only_a_doubtful_refusal_gets_a_second_look() -> None:

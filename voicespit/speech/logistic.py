@@ -46,28 +46,36 @@ class LogisticModel:
 
     def probability(self, features: npt.NDArray[np.float64]) -> float:
         """How likely the command these features describe is the one said."""
-        value = float(((features - self.mean) / self.scale) @ self.weights) + self.intercept
+        # A model fitted before a feature was added at the end reads the ones before it.
+        used = features[:len(self.weights)]
+        value = float(((used - self.mean) / self.scale) @ self.weights) + self.intercept
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value))))
 
     def accepts(self, features: npt.NDArray[np.float64]) -> bool:
         return self.probability(features) >= self.threshold
 
     def to_json(self, provenance: dict[str, object]) -> str:
-        return json.dumps({"features": list(self.FEATURES), "mean": self.mean.tolist(),
+        return json.dumps({"features": list(self.FEATURES[:len(self.weights)]),
+                           "mean": self.mean.tolist(),
                            "scale": self.scale.tolist(), "weights": self.weights.tolist(),
                            "intercept": self.intercept, "threshold": self.threshold,
                            "fitted on": provenance}, indent=2) + "\n"
 
     @classmethod
     def from_json(cls, text: str) -> Self:
-        """Raises ValueError when the text is not a model over today's `FEATURES`."""
+        """Raises ValueError when the text is not a model over today's `FEATURES`, or
+        over the first of them (a model fitted before the rest were added at the end)."""
         data = json.loads(text)
-        if not isinstance(data, dict) or data.get("features") != list(cls.FEATURES):
+        named = data.get("features") if isinstance(data, dict) else None
+        if not isinstance(named, list) or not named or named != list(cls.FEATURES[:len(named)]):
             raise ValueError(f"{cls.WHAT} was fitted over other features")
-        return cls(np.asarray(data["mean"], dtype=np.float64),
-                   np.asarray(data["scale"], dtype=np.float64),
-                   np.asarray(data["weights"], dtype=np.float64),
-                   float(data["intercept"]), float(data["threshold"]))
+        model = cls(np.asarray(data["mean"], dtype=np.float64),
+                    np.asarray(data["scale"], dtype=np.float64),
+                    np.asarray(data["weights"], dtype=np.float64),
+                    float(data["intercept"]), float(data["threshold"]))
+        if not len(model.mean) == len(model.scale) == len(model.weights) == len(named):
+            raise ValueError(f"{cls.WHAT} does not have a weight for each of its features")
+        return model
 
 
 def fit(features: Sequence[npt.NDArray[np.float64]], correct: Sequence[bool], *,

@@ -218,6 +218,11 @@ class SentenceScores:
     """Sum of the log-probabilities of the sentence's tokens and its end."""
     deficit: npt.NDArray[np.float64]
     """Sum over the same steps of (best token's log-probability - the sentence's)."""
+    first_word_deficit: float = 0.0
+    """At the first step: the best token's log-probability less that of the likeliest
+    token any sentence begins with. Near 0 when Whisper would begin as some command
+    does, whatever it says next; large for a word no command begins with ("zero",
+    "one"), which the per-token deficit of the sentence it is forced into dilutes."""
 
 
 class TokenTrie:
@@ -357,7 +362,10 @@ class TokenTrie:
             if decoded[self.parents[path[-1]]]:
                 totals[sentence] = prefix[path[-1]] + bonus[sentence]
                 deficits[sentence] = (best[path] - log_probability[path]).sum()
-        return SentenceScores(totals, deficits)
+        # The first words are all children of the start sequence, scored in one row.
+        first_words = self.depth == len(self.prefix)
+        first_word_deficit = float(best[first_words].max() - log_probability[first_words].max())
+        return SentenceScores(totals, deficits, first_word_deficit)
 
     def _probe(self, decoder: Decoder, cross: list[tuple[Floats, Floats]],
                self_keys: list[Floats], self_values: list[Floats],

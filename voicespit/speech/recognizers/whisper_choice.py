@@ -33,6 +33,9 @@ class WindowScores:
     within: float = float("inf")
     """The pruning distance the window was scored with: anything further behind its
     best is known only to be at least that far behind."""
+    first_word_deficit: float = 0.0
+    """`SentenceScores.first_word_deficit`: how much likelier Whisper's own first word is
+    than any command's first word (0: a recording made before it was kept)."""
 
     def bounded(self, values: np.ndarray) -> np.ndarray:
         """Scores of this window no lower than `within` behind its best: a pruned
@@ -85,6 +88,8 @@ class Choice:
     """The second-best command (None: none, or a sentence the parser does not take)."""
     close_rivals: int = 0
     """Other commands within `CLOSE` of the best."""
+    first_word_deficit: float = 0.0
+    """The window's `WindowScores.first_word_deficit`."""
 
 
 CLOSE = 2.0
@@ -117,7 +122,7 @@ def choose(window: WindowScores, table: CommandTable) -> Choice:
     runner_up_command = table.commands[int(order[1])] if len(order) > 1 else None
     rivals = int((pooled > pooled[order[0]] - CLOSE).sum()) - 1
     return Choice(best, table.sentences[table.sentence_of[best]], lead, deficit, confidence,
-                  runner_up_command, rivals)
+                  runner_up_command, rivals, window.first_word_deficit)
 
 
 def averaged(windows: Sequence[WindowScores], table: CommandTable) -> WindowScores:
@@ -130,7 +135,9 @@ def averaged(windows: Sequence[WindowScores], table: CommandTable) -> WindowScor
     mean = np.where(scored, np.where(scored, totals, 0.0).mean(axis=0), -np.inf)
     deficit = np.where(scored, np.where(scored, deficits, 0.0).mean(axis=0), np.inf)
     return WindowScores(mean, deficit, table.pool(mean),
-                        within=min(window.within for window in windows))
+                        within=min(window.within for window in windows),
+                        first_word_deficit=float(np.mean([window.first_word_deficit
+                                                          for window in windows])))
 
 
 def log_sum(values: np.ndarray) -> float:

@@ -350,7 +350,8 @@ class WhisperRecognizer(EndpointingRecognizer):
         self.timings["scoring"] += self.clock() - encoded_at
         totals = np.asarray(scores.log_probability, dtype=np.float64)
         deficits = scores.deficit / np.asarray([len(path) for path in self._trie.paths])
-        return WindowScores(totals, deficits, self._table.pool(totals), within=within)
+        return WindowScores(totals, deficits, self._table.pool(totals), within=within,
+                            first_word_deficit=scores.first_word_deficit)
 
     def _bonus_for(self, preferred: frozenset[str]) -> np.ndarray:
         bonus = self.settings.prior_bonus
@@ -374,7 +375,10 @@ class WhisperRecognizer(EndpointingRecognizer):
                                    "speech_seconds": answer.speech_seconds,
                                    "above_floor_db": answer.above_floor_db,
                                    "words": float(len(answer.sentence.split())),
-                                   "pocketsphinx_agrees": _agreement(answer)})
+                                   "pocketsphinx_agrees": _agreement(answer),
+                                   "first_word_deficit": (answer.window.first_word_deficit
+                                                          if answer.window is not None
+                                                          else 0.0)})
 
 
 def _agreement(answer: Scored) -> float:
