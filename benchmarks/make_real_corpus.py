@@ -24,6 +24,7 @@ the espeak-ng corpus.
 from __future__ import annotations
 
 import argparse
+import functools
 import shutil
 import wave
 import zlib
@@ -113,6 +114,13 @@ def room_around(clip: npt.NDArray[np.float64], rate: int,
     return np.concatenate([background[:lead], clip, background[lead:]])
 
 
+def in_its_own_room(clip: npt.NDArray[np.float64], rate: int,
+                    name: str) -> npt.NDArray[np.float64]:
+    """The clip at 16 kHz with its own room around it (`room_around`, seeded by the
+    file's name): the same padding every time the corpus or a test makes it."""
+    return upsample(room_around(clip, rate, zlib.crc32(name.encode())), rate)
+
+
 def mixed(around: npt.NDArray[np.float64], speech: npt.NDArray[np.float64],
           noise: npt.NDArray[np.float64] | None, seed: int) -> npt.NDArray[np.int16]:
     """The speech with the room `around` it, and the noise (if any) under all of it at
@@ -146,8 +154,7 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
             continue
         samples, clip_rate = read_clip(path)
         speech = upsample(samples, clip_rate)
-        around = upsample(room_around(samples, clip_rate, zlib.crc32(path.name.encode())),
-                          clip_rate)
+        around = in_its_own_room(samples, clip_rate, path.name)
         end = LEAD_SECONDS + speech_end(speech.astype(np.int16))
         for condition in ("quiet", "noise10"):
             seed = zlib.crc32(f"{like or split}:{condition}:{path.name}".encode())
@@ -164,14 +171,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "corpus")
     args = parser.parse_args()
-    builds = [(split, takes, SAMPLE_RATE, split) for split, takes in SPLITS.items()]
-    builds += [(split, SPLITS[like], rate, like) for split, (like, rate) in OWN_RATE_SPLITS.items()]
-    for split, takes, rate, like in builds:
-        manifest = build(args.out, split, takes, rate=rate, like=like)
-        print(f"{split}: {len(manifest.read_text().splitlines()) - 1} files, manifest {manifest}")
-    for split, takes in CHATTER_SPLITS.items():
-        manifest = build(args.out, split, takes, words=CHATTER_WORDS, kind="chatter")
-        print(f"{split}: {len(manifest.read_text().splitlines()) - 1} files, manifest {manifest}")
+    builds = [functools.partial(build, args.out, split, takes) for split, takes in SPLITS.items()]
+    builds += [functools.partial(build, args.out, split, SPLITS[like], rate=rate, like=like)
+               for split, (like, rate) in OWN_RATE_SPLITS.items()]
+    builds += [functools.partial(build, args.out, split, takes, words=CHATTER_WORDS,
+                                 kind="chatter") for split, takes in CHATTER_SPLITS.items()]
+    for written in builds:
+        manifest = written()
+        print(f"{manifest.parent.name}: {len(manifest.read_text().splitlines()) - 1} files, "
+              f"manifest {manifest}")
 
 
 if __name__ == "__main__":

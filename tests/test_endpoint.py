@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import zlib
-
 import pytest
 
-from benchmarks.make_real_corpus import read_clip, room_around, upsample
+from benchmarks.make_real_corpus import in_its_own_room, read_clip
 from tests.conftest import REAL_VOICES
 from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 from voicespit.speech.signal import FRAME, speech_band_energy_db
@@ -79,16 +77,13 @@ def test_words_in_a_fluttering_room_wait_longer_before_settling() -> None:
     assert quiet_events[gap].count(FrameEvent.PAUSED) == 1
 
 
-
-
-
 @pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
 def test_a_real_voice_in_its_own_fluttering_room_is_one_utterance_that_ends() -> None:
     # jackson's room (a few dB up and down from one 10 ms frame to the next), continued
     # around his word as a microphone would hear it. The floor follows the room's
     # quietest moments: measured from the floor alone, the room's louder moments
     # started a second utterance and the first never ended.
-    energies = in_its_own_room("1_jackson_10.wav")
+    energies = energies_in_its_own_room("1_jackson_10.wav")
 
     def events(settings: EndpointSettings) -> list[FrameEvent]:
         return feed(SpeechDetector(settings), energies)
@@ -106,13 +101,13 @@ def test_a_soft_onset_does_not_teach_the_room_its_own_level() -> None:
     # jackson's "two" rises over 100 ms. Its first frames are loud by the floor but
     # still within the room's flutter; had they counted as the room, its level and
     # flutter would have climbed with the word and the word never started.
-    events = feed(SpeechDetector(), in_its_own_room("2_jackson_24.wav"))
+    events = feed(SpeechDetector(), energies_in_its_own_room("2_jackson_24.wav"))
     assert events.count(FrameEvent.STARTED) == 1 and events.count(FrameEvent.ENDED) == 1
 
 
-def in_its_own_room(name: str) -> list[float]:
+def energies_in_its_own_room(name: str) -> list[float]:
     """The frame energies of a real recording in its own room, as the corpus hears it."""
     clip, rate = read_clip(REAL_VOICES / name)
-    audio = upsample(room_around(clip, rate, zlib.crc32(name.encode())), rate)
+    audio = in_its_own_room(clip, rate, name)
     return [speech_band_energy_db(audio[offset:offset + FRAME])
             for offset in range(0, len(audio) - FRAME + 1, FRAME)]

@@ -13,13 +13,12 @@ import re
 import shutil
 import subprocess
 import wave
-import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from benchmarks.make_real_corpus import read_clip, room_around, upsample
+from benchmarks.make_real_corpus import in_its_own_room, read_clip
 from tests.conftest import REAL_VOICES
 from voicespit.speech.language.commands import Command
 from voicespit.speech.language.grammar import sentences
@@ -76,12 +75,11 @@ def test_real_people_saying_a_rank_are_heard_as_that_rank(recognizer: WhisperRec
         assert finals[0].confidence is not None and 0.5 < finals[0].confidence <= 1.0
 
 
-def in_its_own_room(name: str) -> bytes:
+def pcm_in_its_own_room(name: str) -> bytes:
     """A real recording in its own room, as the benchmark's corpus and a microphone hear
     it (no digital silence around it)."""
     clip, rate = read_clip(REAL_VOICES / name)
-    room = upsample(room_around(clip, rate, zlib.crc32(name.encode())), rate)
-    return np.round(room).astype("<i2").tobytes()
+    return np.round(in_its_own_room(clip, rate, name)).astype("<i2").tobytes()
 
 
 @pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
@@ -92,7 +90,7 @@ def test_whispers_own_first_word_tells_a_word_no_command_begins_with(
     # own first word for them is far likelier than any command's first word, and for a
     # rank it is the rank's (take 0, the dataset's test split).
     def first_word_deficit(digit: int) -> float:
-        finals = hear(recognizer, in_its_own_room(f"{digit}_{speaker}_0.wav"), silence=False)
+        finals = hear(recognizer, pcm_in_its_own_room(f"{digit}_{speaker}_0.wav"), silence=False)
         assert len(finals) == 1 and finals[0].scores is not None, finals
         return finals[0].scores["first_word_deficit"]
 
@@ -116,7 +114,7 @@ def test_fitted_with_real_chatter_real_people_saying_no_command_play_no_card(
         for take in range(5):
             # In its own room (after digital silence the default model refuses that
             # "one" too).
-            finals = hear(fitted, in_its_own_room(f"{digit}_{speaker}_{take}.wav"),
+            finals = hear(fitted, pcm_in_its_own_room(f"{digit}_{speaker}_{take}.wav"),
                           silence=False)
             played = [command for command in commands_of(finals)
                       if command is not None and command.is_action]

@@ -258,6 +258,8 @@ class TokenTrie:
         for node in range(1, len(tokens)):
             depth[node] = depth[parents[node]] + 1
         self.depth = np.asarray(depth, dtype=np.int64)
+        self.first_words = np.flatnonzero(self.depth == len(self.prefix))
+        """The nodes of the sentences' first tokens (`SentenceScores.first_word_deficit`)."""
         self.end_of_text = end_of_text
         # Nodes that need a decoder step: every node whose token is followed by another.
         has_child = np.zeros(len(tokens), dtype=bool)
@@ -363,8 +365,8 @@ class TokenTrie:
                 totals[sentence] = prefix[path[-1]] + bonus[sentence]
                 deficits[sentence] = (best[path] - log_probability[path]).sum()
         # The first words are all children of the start sequence, scored in one row.
-        first_words = self.depth == len(self.prefix)
-        first_word_deficit = float(best[first_words].max() - log_probability[first_words].max())
+        first_word_deficit = float(best[self.first_words].max()
+                                   - log_probability[self.first_words].max())
         return SentenceScores(totals, deficits, first_word_deficit)
 
     def _probe(self, decoder: Decoder, cross: list[tuple[Floats, Floats]],
