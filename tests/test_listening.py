@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import sys
 import tempfile
@@ -35,6 +36,7 @@ from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.linear_echo import SpeexCanceller
 from voicespit.speech.listening.sources import AudioBlock, read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.recognizers.whisper_acceptance import FITTED
 from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, WhisperSettings
 
@@ -173,10 +175,12 @@ class RoomWithTheGameTalking:
 
 
 def said_over_the_game_with_the_canceller(whisper_model: WhisperModel, recording: str,
-                                           answer_after: float | None = None) -> list[str]:
+                                           answer_after: float | None = None,
+                                           acceptance_file: Path | None = None) -> list[str]:
     """What the player hears after saying a real word over the game, with `listen = always`:
     the canceller, talk detector, echo mask, listener and Whisper are the game's own.
-    `answer_after`: seconds of quiet before the recognizer answers (None: as it does)."""
+    `answer_after`: seconds of quiet before the recognizer answers (None: as it does);
+    `acceptance_file`: the acceptance model (None: the shipped one)."""
     path = REAL_VOICES / recording
     if not path.is_file():
         pytest.skip("needs the shared real voices")
@@ -187,7 +191,7 @@ def said_over_the_game_with_the_canceller(whisper_model: WhisperModel, recording
     gate.speaking_started(0.0)
     room = RoomWithTheGameTalking(np.frombuffer(word, dtype="<i2").astype(np.float64),
                                   harness.clock, reference)
-    settings = WhisperSettings()
+    settings = WhisperSettings(acceptance_file=acceptance_file)
     if answer_after is not None:
         frames = round(answer_after * 100)
         settings = dataclasses.replace(settings, endpoint=dataclasses.replace(
@@ -202,10 +206,18 @@ def said_over_the_game_with_the_canceller(whisper_model: WhisperModel, recording
 
 
 def test_talking_over_the_game_a_word_refused_as_doubtful_is_answered_say_again(
-        whisper_model: WhisperModel) -> None:
-    # "Zero" is no command: Whisper's best sentence for it is refused as doubtful.
-    assert said_over_the_game_with_the_canceller(whisper_model, "0_jackson_1.wav") == \
-        ["Say again?"]
+        whisper_model: WhisperModel, tmp_path: Path) -> None:
+    # "Zero" is no command. Whether the shipped model refuses this take over the game is
+    # a near thing that the processor decides (on one build machine it was "yeah", a
+    # harmless answer, on others refused), so the refusal is made certain here by the
+    # shipped model with a threshold no command reaches: what is tested is that a refusal
+    # while the game talks reaches the player as "Say again?".
+    model = json.loads(FITTED.read_text())
+    model["threshold"] = 1.01
+    refusing = tmp_path / "refuses_everything.json"
+    refusing.write_text(json.dumps(model))
+    assert said_over_the_game_with_the_canceller(whisper_model, "0_jackson_1.wav",
+                                                 acceptance_file=refusing) == ["Say again?"]
 
 
 def test_talking_over_the_game_a_command_the_game_speaks_over_again_is_never_lost_in_silence(
