@@ -144,6 +144,11 @@ class WhisperSettings:
     acceptance_file: Path | None = None
     """Where that model is (None: the one fitted for these settings and shipped; another
     fits another setting, such as the benchmark's row with the prompt)."""
+    first_word_veto: float | None = None
+    """Refuse any command when Whisper's own first word is likelier than every command's
+    first word by more than this (`WindowScores.first_word_deficit`, natural log): a
+    real "zero" forced into "two". None: no veto. On the tuning splits 4 left real
+    commands untouched and halved the real chatter taken (LEVERS.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +316,9 @@ class WhisperRecognizer(EndpointingRecognizer):
             sentence = choice.sentence
             accepted = self._acts_on(choice, window, heard, speech_seconds,
                                      bar=settings.second_look_bar)
+        if settings.first_word_veto is not None \
+                and window.first_word_deficit > settings.first_word_veto:
+            accepted = False
         return Scored(sentence, accepted, choice.confidence, choice.margin,
                       choice.deficit_per_token,
                       could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds,
