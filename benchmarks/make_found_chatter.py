@@ -34,14 +34,19 @@ import hashlib
 import shutil
 import subprocess
 import tempfile
-import zlib
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from benchmarks.make_corpus import LEAD_SECONDS, SAMPLE_RATE, speech_end, write_tables, write_wav
-from benchmarks.make_real_corpus import NOISES, in_its_own_room, mixed, read_clip, upsample
+from benchmarks.make_corpus import LEAD_SECONDS, SAMPLE_RATE, speech_end, write_tables
+from benchmarks.make_real_corpus import (
+    NOISES,
+    in_its_own_room,
+    read_clip,
+    upsample,
+    write_quiet_and_noisy,
+)
 
 SPLIT = "found-chatter"
 PACKAGES = {"alsa-utils": "1.2.8-1", "codec2-examples": "1.0.5-1"}
@@ -169,13 +174,9 @@ def build(out: Path, root: Path) -> Path:
             speech = upsample(piece, rate)
             around = in_its_own_room(piece, rate, name)
             spoken_end = LEAD_SECONDS + speech_end(np.clip(speech, -32768, 32767).astype(np.int16))
-            for condition in ("quiet", "noise10"):
-                seed = zlib.crc32(f"{SPLIT}:{condition}:{name}".encode())
-                noise = None if condition == "quiet" else noises[seed % len(noises)]
-                path = f"{condition}/{source}/{name}"
-                write_wav(directory / path, mixed(around, speech, noise, seed))
-                manifest.append(f"{path}\t{source} phrase {number}\tchatter")
-                timings.append(f"{path}\t{LEAD_SECONDS:.3f}\t{spoken_end:.3f}")
+            write_quiet_and_noisy(directory, f"{source}/{name}", around, speech, spoken_end,
+                                  f"{source} phrase {number}\tchatter", SPLIT, noises,
+                                  manifest, timings)
     return write_tables(directory, manifest, timings)
 
 

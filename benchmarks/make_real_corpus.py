@@ -156,15 +156,29 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
         speech = upsample(samples, clip_rate)
         around = in_its_own_room(samples, clip_rate, path.name)
         end = LEAD_SECONDS + speech_end(speech.astype(np.int16))
-        for condition in ("quiet", "noise10"):
-            seed = zlib.crc32(f"{like or split}:{condition}:{path.name}".encode())
-            noise = None if condition == "quiet" else noises[seed % len(noises)]
-            relative = f"{condition}/{speaker}/{path.name}"
-            write_wav(directory / relative, at_rate(mixed(around, speech, noise, seed), rate),
-                      rate)
-            manifest.append(f"{relative}\t{words[int(digit)]}\t{kind}")
-            timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
+        write_quiet_and_noisy(directory, f"{speaker}/{path.name}", around, speech, end,
+                              f"{words[int(digit)]}\t{kind}", like or split, noises,
+                              manifest, timings, rate)
     return write_tables(directory, manifest, timings)
+
+
+def write_quiet_and_noisy(directory: Path, name: str, around: npt.NDArray[np.float64],
+                          speech: npt.NDArray[np.float64], end: float, label: str,
+                          seed_key: str, noises: list[npt.NDArray[np.float64]],
+                          manifest: list[str], timings: list[str],
+                          rate: int = SAMPLE_RATE) -> None:
+    """Write a clip (`speech` with the room `around` it) as `quiet/name` and, with one of
+    `noises` at SNR_DB, as `noise10/name` under `directory` at `rate`, and add their lines
+    to the manifest (`label`: transcript and kind) and the timings (speech from
+    LEAD_SECONDS to `end`); the noise and its offset are seeded by `seed_key`, the
+    condition and the file's name, so a split is the same every time it is built."""
+    for condition in ("quiet", "noise10"):
+        seed = zlib.crc32(f"{seed_key}:{condition}:{Path(name).name}".encode())
+        noise = None if condition == "quiet" else noises[seed % len(noises)]
+        relative = f"{condition}/{name}"
+        write_wav(directory / relative, at_rate(mixed(around, speech, noise, seed), rate), rate)
+        manifest.append(f"{relative}\t{label}")
+        timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
 
 
 def main() -> None:
