@@ -41,9 +41,8 @@ import numpy.typing as npt
 
 from benchmarks.make_corpus import LEAD_SECONDS, SAMPLE_RATE, speech_end, write_tables
 from benchmarks.make_real_corpus import (
-    NOISES,
     in_its_own_room,
-    read_clip,
+    new_split,
     upsample,
     write_quiet_and_noisy,
 )
@@ -158,12 +157,7 @@ def read_recording(path: Path) -> tuple[npt.NDArray[np.float64], int]:
 
 def build(out: Path, root: Path) -> Path:
     """Write the split under `out/SPLIT`; returns the manifest's path."""
-    noises = [read_clip(path)[0] for path in sorted(NOISES.glob("*.wav"))]
-    directory = out / SPLIT
-    if directory.exists():
-        shutil.rmtree(directory)
-    manifest = ["path\ttranscript\tkind"]
-    timings = ["path\tspeech_start\tspeech_end"]
+    directory, noises, manifest, timings = new_split(out, SPLIT)
     for relative in RECORDINGS:
         clip, rate = read_recording(root / relative)
         source = Path(relative).stem.lower()

@@ -140,12 +140,7 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
           words: dict[int, str] = DIGIT_WORDS, kind: str = "command") -> Path:
     """Write one split under `out/split` at `rate`, its mixes those of split `like` (by
     default its own), of the digits in `words` as `kind`; returns the manifest's path."""
-    noises = [read_clip(path)[0] for path in sorted(NOISES.glob("*.wav"))]
-    directory = out / split
-    if directory.exists():
-        shutil.rmtree(directory)
-    manifest = ["path\ttranscript\tkind"]
-    timings = ["path\tspeech_start\tspeech_end"]
+    directory, noises, manifest, timings = new_split(out, split)
     for path in sorted(VOICES.glob("*.wav")):
         digit, speaker, take = path.stem.split("_")
         if int(digit) not in words or int(take) not in takes:
@@ -160,6 +155,17 @@ def build(out: Path, split: str, takes: range, speakers: tuple[str, ...] | None 
                               f"{words[int(digit)]}\t{kind}", like or split, noises,
                               manifest, timings, rate)
     return write_tables(directory, manifest, timings)
+
+
+def new_split(out: Path, split: str) -> tuple[Path, list[npt.NDArray[np.float64]], list[str],
+                                              list[str]]:
+    """An empty folder for `split` under `out` (what was there is removed), the real
+    noises to mix in, and the manifest's and timings' header lines."""
+    directory = out / split
+    if directory.exists():
+        shutil.rmtree(directory)
+    noises = [read_clip(path)[0] for path in sorted(NOISES.glob("*.wav"))]
+    return directory, noises, ["path\ttranscript\tkind"], ["path\tspeech_start\tspeech_end"]
 
 
 def write_quiet_and_noisy(directory: Path, name: str, around: npt.NDArray[np.float64],
