@@ -6,7 +6,7 @@ import pytest
 
 from tests.app_harness import Harness, WordPlayer
 from tests.test_help import all_pages
-from voicespit.app.session import Mode
+from voicespit.app.session import MISSED_HINT, MISSES_BEFORE_A_HINT, Mode
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES
 from voicespit.engine.speed import SpeedState
@@ -103,8 +103,33 @@ def test_say_again_is_only_for_when_nothing_usable_was_heard() -> None:
     harness.session.handle_unheard("[unk]")
     assert harness.lines()[-1] == "Say again?"
     harness.session.handle_text("seven banana", spoken=True)
-    assert harness.lines()[-1] == "Heard seven banana. Say again?"
+    assert harness.lines()[-2:] == ["Heard seven banana. Say again?", MISSED_HINT]
     assert harness.profile.commands_misheard == 3
+
+
+def test_three_misses_in_a_row_bring_a_hint_and_a_command_heard_starts_the_count_again(
+        ) -> None:
+    harness = Harness()
+    started(harness)
+    for _ in range(MISSES_BEFORE_A_HINT - 1):
+        harness.session.handle_unheard()
+    harness.session.handle_text("my cards", spoken=True)  # heard: the count starts again
+    for _ in range(MISSES_BEFORE_A_HINT - 1):
+        harness.session.handle_unheard()
+    assert MISSED_HINT not in harness.lines()
+    harness.session.handle_unheard()
+    assert harness.lines()[-2:] == ["Say again?", MISSED_HINT]
+    # Not after every miss from then on: after the next three.
+    mark = len(harness.lines())
+    for _ in range(MISSES_BEFORE_A_HINT - 1):
+        harness.session.handle_unheard()
+    assert MISSED_HINT not in harness.lines_since(mark)
+    harness.session.handle_unheard()
+    assert harness.lines()[-1] == MISSED_HINT
+    # Typing is not hearing: a typed command does not start the count again.
+    harness.type("my cards")
+    harness.session.handle_unheard()
+    assert harness.session.misses_in_a_row == MISSES_BEFORE_A_HINT * 2 + 1
 
 
 def test_quitting_asks_first_pauses_while_asking_and_no_carries_on() -> None:

@@ -48,6 +48,12 @@ from voicespit.speech.language.parser import CommandError, parse, parse_typed, w
 log = logging.getLogger(__name__)
 HUMAN = 0
 TALKED_OVER = "I was talking: say it again."
+MISSES_BEFORE_A_HINT = 3
+"""Spoken commands missed in a row (nothing usable heard) before the game says how to be
+heard better: one miss is a cough or a word half heard, three is a room, a microphone
+or a way of speaking that the game is failing, and "Say again?" alone does not help."""
+MISSED_HINT = ("I keep missing you. Say one command at a time, a little slower: a card, "
+               "like seven, or a card and a pile, like seven on left. Say help for more.")
 NO_GAME = "no game is on: say new game to start"
 TABLE_QUERIES = {Verb.PILES: "piles", Verb.MY_CARDS: "my cards", Verb.COUNT: "count",
                  Verb.SCORE: "score", Verb.OPPONENT_CARDS: "opponent's cards",
@@ -117,6 +123,8 @@ class Session:
         self.games_started = 0
         self.setup = ""
         """How the game takes commands, in whole sentences: the answer to "how do you hear me"."""
+        self.misses_in_a_row = 0
+        """Spoken commands missed since the last one heard (`MISSES_BEFORE_A_HINT`)."""
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------ speaking
@@ -166,6 +174,7 @@ class Session:
         with self._lock:
             if spoken:
                 self.profile.commands_heard += 1
+                self.misses_in_a_row = 0
         self.handle_command(command, spoken=spoken)
 
     def handle_unheard(self, heard: str = "") -> None:
@@ -174,10 +183,14 @@ class Session:
         log.debug("heard nothing usable: %r", heard)
         with self._lock:
             self.profile.commands_misheard += 1
+            self.misses_in_a_row += 1
+            hint = self.misses_in_a_row % MISSES_BEFORE_A_HINT == 0
         words = " ".join(word for word in words_of(heard) if not word.startswith("["))
         self.announcer.not_understood(words)
         if (tutorial := self._tutorial()) is not None:
-            tutorial.not_heard()
+            tutorial.not_heard()  # the coach offers its own other ways to say it
+        elif hint:
+            self.say(MISSED_HINT, topic="hint")
 
     def _tutorial(self) -> Tutorial | None:
         """The tutorial's coach while the tutorial round is on."""
