@@ -2,6 +2,7 @@
 
     python -m benchmarks.new_phrasings [--split tuning|heldout] [--every 3]
         [--patterns "what do i have;what cards do i have;what's on the {pile}"]
+        [--neighbours "my cards;what's on left;..."]
 
 Issue 10 asks that each phrasing players say unprompted be measured before it joins
 the grammar, and dropped only with the figure that shows it hurts. The patterns named
@@ -86,13 +87,16 @@ def main() -> None:
     arguments.add_argument("--split", default="tuning", choices=("tuning", "heldout"))
     arguments.add_argument("--every", type=int, default=3,
                            help="take every Nth file of the real voices")
-    arguments.add_argument("--patterns", default=";".join(ADDED_LATER),
+    arguments.add_argument("--patterns", default=";".join(ADDED_LATER[:3]),
                            help="the phrasings to judge, separated by ';'")
+    arguments.add_argument("--neighbours", default=";".join(NEIGHBOURS),
+                           help="the sentences they could be confused with, separated by ';'")
     arguments.add_argument("--out", type=Path, default=Path("/tmp/new-phrasings"))
     args = arguments.parse_args()
     patterns = [pattern.strip() for pattern in args.patterns.split(";") if pattern.strip()]
     new = sentences_of(patterns)
-    build(args.out, args.split, commands=[*new, *NEIGHBOURS])
+    neighbours = [sentence.strip() for sentence in args.neighbours.split(";") if sentence.strip()]
+    build(args.out, args.split, commands=[*new, *neighbours])
     corpus = read_corpus(args.out / args.split)
     real_split = "fsdd-tuning" if args.split == "tuning" else "fsdd-test"
     real_items = read_corpus(CORPUS / real_split)[::args.every]

@@ -54,7 +54,7 @@ def test_the_natural_words_are_in_the_language_and_mean_the_canonical_commands()
 def test_the_words_the_grammar_left_out_still_parse_when_typed() -> None:
     for old, new in (("left", "what's on left"), ("piles", "show piles"),
                      ("count", "how many cards"), ("hand", "my cards"),
-                     ("what's in my hand", "my cards"), ("what's on the table", "show piles"),
+                     ("what's in my hand", "my cards"),
                      ("What's on the piles?", "show piles")):
         assert old not in grammar.sentences()
         assert parse(old) == parse(new)

@@ -228,7 +228,7 @@ def test_espeak_commands_are_heard_and_chatter_is_refused(recognizer: WhisperRec
     # "play spit" as "play speed", refused too, so only "play speed" is asked here.
     for said in ("seven on left", "my cards", "new game", "what can i say", "slap left",
                  "show me the piles", "i'm ready", "move four to one", "turn over three",
-                 "play speed", "what do i have", "what's on the left"):
+                 "play speed", "what do i have", "what's on the left", "what's the score"):
         finals = hear(recognizer, spoken(said, tmp_path))
         assert commands_of(finals) == [parse(said)], (said, finals)
     for chatter in ("what time is it", "could you turn the music down", "I'll be right back",

@@ -72,12 +72,12 @@ _HOMOPHONES: Final[dict[str, tuple[str, ...]]] = {
 _OLD_WORDS: Final[dict[str, str]] = {
     "flip": "turn over", "piles": "show piles", "left": "what's on left",
     "right": "what's on right", "count": "how many cards", "score": "score please",
-    "what's the score": "score please", "repeat": "say again", "faster": "speed up",
+    "repeat": "say again", "faster": "speed up",
     "slower": "slow down", "resume": "continue", "quit": "quit game", "pause": "pause game",
     "help": "what can i say",
     # What a player typed unprompted in a play-through and was told "not a command".
     "hand": "my cards", "my hand": "my cards", "what's in my hand": "my cards",
-    "what's on the piles": "show piles", "what's on the table": "show piles",
+    "what's on the piles": "show piles",
     "table": "show piles",
 }
 """Words the grammar once used or a typist may reach for, and what they now say. "flip"
