@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from benchmarks.make_corpus import build
+from benchmarks.tables import print_markdown
 from voicespit.speech.language.commands import Verb
 
 CANDIDATES = (("more", "stop"), ("tell me more", "stop help"), ("next", "that's enough"),
@@ -77,12 +78,7 @@ def main() -> None:
     context = multiprocessing.get_context("spawn")  # each pair its own grammar
     with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
         rows = list(pool.map(measure, pairs, [args.split] * len(pairs), [args.out] * len(pairs)))
-    columns = list(rows[0])
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
-    for row in rows:
-        print("| " + " | ".join(f"{value:.3f}" if isinstance(value, float) else str(value)
-                                for value in row.values()) + " |")
+    print_markdown(rows)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from benchmarks.make_corpus import ADDED_LATER, build
 from benchmarks.speech import CORPUS
+from benchmarks.tables import print_markdown
 from voicespit.speech.language.grammar import PHRASINGS, expand
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.recognizers.transcription import (
@@ -121,12 +122,7 @@ def main() -> None:
                                  for pattern in patterns)))
     print(f"{args.split}: {len(new)} new sentences, {len(corpus)} files; "
           f"{real_split} every {args.every}: {len(real_items)} files")
-    columns = list(rows[0])
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
-    for values in rows:
-        print("| " + " | ".join(f"{value:.3f}" if isinstance(value, float) else str(value)
-                                for value in values.values()) + " |")
+    print_markdown(rows)
     print("Heard as meant, per phrasing (all three conditions):")
     print("\n".join(per_pattern))
     changed = [(name, *outcomes[0][name], outcomes[1][name][1]) for name in outcomes[0]
