@@ -7,6 +7,7 @@ device number, a model's path, every event of the match) is logged, never said.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -43,3 +44,27 @@ def start_logging(*, verbose: bool, log_file: Path | None) -> None:
         to_file.setFormatter(logging.Formatter(FORMAT))
         root.addHandler(to_file)
         root.setLevel(logging.DEBUG)
+
+
+def keep_native_messages_off_the_terminal(*, verbose: bool, log_file: Path | None) -> None:
+    """Send what C libraries write to file descriptor 2 to the log (or nowhere), and keep
+    the game's own messages (`sys.stderr`) on the terminal.
+
+    ALSA and PortAudio opening devices, or speexdsp resetting its filter ("warning: The
+    echo canceller started acting funny and got slapped (reset)."), write straight to
+    the descriptor, past Python: on the player's terminal a screen reader reads them
+    out. With --verbose they stay there, for whoever asked for the details.
+    """
+    if verbose:
+        return
+    sys.stderr.flush()
+    try:
+        terminal = os.dup(2)
+        elsewhere = os.open(log_file if log_file is not None else os.devnull,
+                            os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError:
+        return  # no descriptor 2 to move, or the log cannot be opened: leave it as it is
+    os.dup2(elsewhere, 2)
+    os.close(elsewhere)
+    sys.stderr = os.fdopen(terminal, "w", buffering=1, encoding=sys.stderr.encoding,
+                           errors=sys.stderr.errors)

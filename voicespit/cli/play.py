@@ -8,7 +8,7 @@ from pathlib import Path
 from voicespit.app.build import rules_from, validate_pace, validate_variants
 from voicespit.app.runner import App, LaunchOptions
 from voicespit.cli.arguments import positive_int, seed_value
-from voicespit.cli.logs import start_logging
+from voicespit.cli.logs import keep_native_messages_off_the_terminal, start_logging
 from voicespit.config import LISTEN_MODES, load_settings, settings_file, user_config_path
 
 
@@ -64,7 +64,9 @@ def overrides_from(args: argparse.Namespace) -> dict[str, dict[str, object]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    return build_app(args).run()
+    app = build_app(args)
+    keep_native_messages_off_the_terminal(verbose=args.verbose, log_file=args.log)
+    return app.run()
 
 
 def build_app(args: argparse.Namespace) -> App:
