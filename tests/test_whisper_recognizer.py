@@ -8,6 +8,7 @@ espeak-ng commands and chatter, and the bad input a player's machine can give.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import re
 import shutil
@@ -234,6 +235,38 @@ def test_espeak_commands_are_heard_and_chatter_is_refused(recognizer: WhisperRec
     for chatter in ("what time is it", "could you turn the music down", "I'll be right back",
                     "I have no idea"):
         assert commands_of(hear(recognizer, spoken(chatter, tmp_path))) == [], chatter
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the command")
+def test_a_refused_choice_gives_way_to_pocketsphinx_s_command_when_whisper_has_it_close(
+        whisper_model: WhisperModel, tmp_path: Path) -> None:
+    # Made certain rather than found: a prior bonus no audio outweighs puts "eight on
+    # the left" first for Whisper, a threshold no command reaches refuses it, and the
+    # tie-break's bounds are opened wide; PocketSphinx, which ignores the prior, hears
+    # espeak-ng's clear "ace on the left". What is tested is the path: the refused
+    # choice gives way to the cross-check's command, marked as such, and only when the
+    # tie-break is on.
+    model = json.loads(whisper_acceptance.FITTED.read_text())
+    model["threshold"] = 1.01
+    refusing = tmp_path / "refuses_everything.json"
+    refusing.write_text(json.dumps(model))
+    audio = spoken("ace on the left", tmp_path)
+    settings = WhisperSettings(acceptance_file=refusing, prior_bonus=6.0, prune_within=50.0,
+                               second_look_from=None, tie_break_within=50.0,
+                               tie_break_deficit=50.0, tie_break_clear_db=-100.0)
+    outcomes = []
+    for changed in ({}, {"tie_break_within": None}, {"tie_break_clear_db": 200.0},
+                    {"tie_break_deficit": -1.0}):
+        recognizer = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
+            settings, **changed))
+        recognizer.set_prior(["eight on the left", "eight on left"])
+        outcomes.append(hear(recognizer, audio))
+    broken, *refused = outcomes
+    assert commands_of(broken) == [Command.play(0, 0)], broken
+    assert broken[-1].scores is not None and broken[-1].scores["tie_broken"] == 1.0
+    # Off, speech not clear enough of the noise, words that do not fit: Whisper's refusal.
+    for finals in refused:
+        assert commands_of(finals) == [] and command_in(finals[-1].text) == Command.play(7, 0)
 
 
 def test_a_rank_the_prior_does_not_favour_is_still_heard_as_itself(

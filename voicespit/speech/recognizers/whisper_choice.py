@@ -67,6 +67,11 @@ class CommandTable:
         return cls(sentences, sentence_of, [np.asarray(members) for members in groups.values()],
                    list(commands.values()))
 
+    def group_of(self, command: Command) -> int | None:
+        """The index of `command`'s group (None: no sentence listened for means it)."""
+        return next((index for index, known in enumerate(self.commands) if known == command),
+                    None)
+
     def pool(self, totals: np.ndarray) -> np.ndarray:
         """Per command, the log of the summed probability of its forms."""
         return np.asarray([log_sum(totals[members]) for members in self.groups])
@@ -102,25 +107,35 @@ def choose(window: WindowScores, table: CommandTable) -> Choice:
     A pruned command counts as the pruning distance behind (`WindowScores.bounded`),
     so the lead is at most that.
     """
+    return choice_of(window, table, int(np.argsort(-window.bounded(window.pooled))[0]))
+
+
+def choice_of(window: WindowScores, table: CommandTable, group: int) -> Choice:
+    """Command `group` (an index of `table.groups`) as the window's choice: its best
+    written form, and its lead over the best other command (below zero when another
+    command scored higher, as when PocketSphinx breaks a near tie)."""
     pooled = window.bounded(window.pooled)
     totals = window.bounded(window.totals)
-    order = np.argsort(-pooled)
-    best_group = table.groups[order[0]]
-    best = int(best_group[np.argmax(totals[best_group])])
-    runner_up = pooled[order[1]] if len(order) > 1 else -np.inf
+    members = table.groups[group]
+    best = int(members[np.argmax(totals[members])])
+    # The best of the others, in the order `choose` ranks them (pruned commands tie at
+    # the bound, and which of them is named the runner-up must not change with the path).
+    others = [int(index) for index in np.argsort(-pooled) if index != group]
+    rival = others[0] if others else None
+    rival_score = pooled[rival] if rival is not None else -np.inf
     # A window with nothing scored (all -inf) must refuse, not compare infinities.
-    lead = float(np.nan_to_num(pooled[order[0]] - runner_up, nan=0.0))
+    lead = float(np.nan_to_num(pooled[group] - rival_score, nan=0.0))
     # Rounded: a pruned rival trails by exactly the pruning distance, which rounding
     # error must not put on either side of a threshold of the same size.
     lead = round(lead, 6)
     # The share among the commands scored (a pruned one's probability is negligible,
     # and its bound would count hundreds of them as close).
     finite = window.pooled[np.isfinite(window.pooled)]
-    confidence = min(1.0, float(1.0 / np.exp(finite - pooled[order[0]]).sum())) \
+    confidence = min(1.0, float(1.0 / np.exp(finite - pooled[group]).sum())) \
         if len(finite) else 0.0
     deficit = float(window.deficits[best])
-    runner_up_command = table.commands[int(order[1])] if len(order) > 1 else None
-    rivals = int((pooled > pooled[order[0]] - CLOSE).sum()) - 1
+    runner_up_command = table.commands[rival] if rival is not None else None
+    rivals = int((pooled > pooled[group] - CLOSE).sum()) - 1
     return Choice(best, table.sentences[table.sentence_of[best]], lead, deficit, confidence,
                   runner_up_command, rivals, window.first_word_deficit)
 

@@ -19,7 +19,9 @@ How an utterance goes:
    (chatter), what PocketSphinx heard and more, by a logistic model fitted on the
    tuning splits (`whisper_acceptance`; `fitted_acceptance=False`: the hand rule of
    `margin`, `deficit_per_token` and `CrossCheck` margins). The confidence is the
-   best command's share of the probability.
+   best command's share of the probability. When the model refuses and PocketSphinx
+   named Whisper's close second in clear speech, that command is acted on
+   (`tie_break_within`): the two engines' mistakes differ.
 4. `set_prior` gives sentences that make sense in the game state a small bonus:
    it breaks near-ties (leads under `prior_bonus`), so it cannot turn a clearly
    said command into another.
@@ -58,6 +60,7 @@ from voicespit.speech.recognizers.whisper_choice import (
     CrossCheck,
     WindowScores,
     averaged,
+    choice_of,
     choose,
 )
 from voicespit.speech.recognizers.whisper_model import WhisperModel, written_forms
@@ -144,6 +147,22 @@ class WhisperSettings:
     acceptance_file: Path | None = None
     """Where that model is (None: the one fitted for these settings and shipped; another
     fits another setting, such as the benchmark's row with the prompt)."""
+    tie_break_within: float | None = 2.0
+    """When the acceptance model refuses Whisper's best command and PocketSphinx named
+    another that Whisper scored within this much (natural log) of its best, act on
+    PocketSphinx's command, if its words fit and the speech is clear of the noise
+    (`tie_break_deficit`, `tie_break_clear_db`). The two engines fail differently:
+    espeak-ng's "ace" is "eight" to Whisper by a hair and "ace" to PocketSphinx. None:
+    never. Chosen on the tuning splits (round 12, LEVERS.md): espeak-ng clean 0.824 to
+    0.915, natural phrasings 0.898 to 0.952 (two wrong moves more of 441), real voices
+    one right command more of 720 and real chatter the same."""
+    tie_break_deficit: float = 1.5
+    """Most the broken tie's command may fall below Whisper's own best guess, per token
+    (its words must fit the audio well)."""
+    tie_break_clear_db: float = 23.0
+    """Least the speech must peak above the endpointer's noise floor for PocketSphinx to
+    break a tie: in noise its word is worth less (every tie it broke wrongly on the tuning
+    splits was under 22.5 dB)."""
     first_word_veto: float | None = None
     """Refuse any command when Whisper's own first word is likelier than every command's
     first word by more than this (`WindowScores.first_word_deficit`, natural log): a
@@ -172,6 +191,8 @@ class Scored:
     """The scores it was decided on (for tuning and inspection)."""
     heard_by_pocketsphinx: str | None = None
     """What the cross-check's grammar decode heard ("": no command; None: not asked)."""
+    tie_broken: bool = False
+    """Acted on PocketSphinx's command, Whisper's close second (`tie_break_within`)."""
 
 
 class WhisperRecognizer(EndpointingRecognizer):
@@ -317,6 +338,11 @@ class WhisperRecognizer(EndpointingRecognizer):
             sentence = choice.sentence
             accepted = self._acts_on(choice, window, heard, speech_seconds,
                                      bar=settings.second_look_bar)
+        tie_broken = False
+        if not accepted and heard:
+            broken = self._tie_broken(window, choice, heard)
+            if broken is not None:
+                choice, sentence, accepted, tie_broken = broken, broken.sentence, True, True
         if settings.first_word_veto is not None \
                 and window.first_word_deficit > settings.first_word_veto:
             accepted = False
@@ -324,7 +350,25 @@ class WhisperRecognizer(EndpointingRecognizer):
                       choice.deficit_per_token,
                       could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds,
                       above_floor_db=self._above_floor_db, window=window,
-                      heard_by_pocketsphinx=heard)
+                      heard_by_pocketsphinx=heard, tie_broken=tie_broken)
+
+    def _tie_broken(self, window: WindowScores, choice: Choice, heard: str) -> Choice | None:
+        """PocketSphinx's command as the choice, when it is Whisper's close second and its
+        words fit (`WhisperSettings.tie_break_within`); None otherwise."""
+        settings = self.settings
+        other = command_in(heard)
+        if settings.tie_break_within is None or other is None \
+                or other == command_in(choice.sentence) \
+                or self._above_floor_db < settings.tie_break_clear_db:
+            return None
+        group = self._table.group_of(other)
+        if group is None:
+            return None
+        broken = choice_of(window, self._table, group)
+        if -broken.margin > settings.tie_break_within \
+                or broken.deficit_per_token > settings.tie_break_deficit:
+            return None
+        return broken
 
     def _fit_of(self, choice: Choice, window: WindowScores) -> tuple[int, float]:
         """Tokens of the choice's written form, and its log-probability without bonuses."""
@@ -387,7 +431,8 @@ class WhisperRecognizer(EndpointingRecognizer):
                                    "pocketsphinx_agrees": _agreement(answer),
                                    "first_word_deficit": (answer.window.first_word_deficit
                                                           if answer.window is not None
-                                                          else 0.0)})
+                                                          else 0.0),
+                                   "tie_broken": float(answer.tie_broken)})
 
 
 def _agreement(answer: Scored) -> float:
