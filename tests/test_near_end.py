@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence, refused_if_unvoiced
+from voicespit.speech.listening.near_end import (
+    FRAME_SECONDS,
+    NearEndEvidence,
+    refused_if_tie_broken_over_the_game,
+    refused_if_unvoiced,
+)
 from voicespit.speech.recognizer import Recognition
 
 
@@ -50,3 +57,18 @@ def test_without_the_game_around_the_share_is_not_asked() -> None:
     evidence.record(10.0, [False] * 100, game_audible=False)  # a quiet player, a quiet room
     result = refused_if_unvoiced(heard("seven", 10.2, 10.7), evidence, 0.10, before=1.0)
     assert not result.rejected and result.scores is None
+
+
+def test_pocketsphinx_breaks_no_tie_on_audio_the_game_was_heard_in() -> None:
+    evidence = NearEndEvidence()
+    evidence.record(10.0, [False] * 50, game_audible=True)  # the game speaks: 10.0 .. 10.5
+    evidence.record(10.5, [True] * 100, game_audible=False)  # then only the player: .. 11.5
+    broken = dataclasses.replace(heard("ace on left", 10.4, 10.9), scores={"tie_broken": 1.0})
+    over = refused_if_tie_broken_over_the_game(broken, evidence, before=1.0)
+    assert over.rejected and over.scores is not None and over.scores["tie_broken_over_game"] == 1.0
+    later = dataclasses.replace(broken, speech_start=12.0, speech_end=12.5)
+    assert not refused_if_tie_broken_over_the_game(later, evidence, before=1.0).rejected, \
+        "with the game silent the tie-break stands"
+    own = dataclasses.replace(broken, scores={"tie_broken": 0.0})
+    assert not refused_if_tie_broken_over_the_game(own, evidence, before=1.0).rejected, \
+        "Whisper's own choice is not this check's to refuse"

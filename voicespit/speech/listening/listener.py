@@ -66,7 +66,11 @@ from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.echo_mask import EchoMask, Judged
 from voicespit.speech.listening.fed_timeline import FedTimeline
 from voicespit.speech.listening.gate import ListeningGate
-from voicespit.speech.listening.near_end import NearEndEvidence, refused_if_unvoiced
+from voicespit.speech.listening.near_end import (
+    NearEndEvidence,
+    refused_if_tie_broken_over_the_game,
+    refused_if_unvoiced,
+)
 from voicespit.speech.listening.over_game import OverGameModel, decided, shares_if_asked
 from voicespit.speech.listening.room_tone import RoomTone
 from voicespit.speech.listening.self_echo import WINDOW_BEFORE, SpokenWords, refused_if_echo
@@ -397,7 +401,8 @@ class Listener:
                 judged = refused_if_unvoiced(mapped, self.evidence, self.near_end_minimum,
                                              WINDOW_BEFORE)
                 self.unvoiced_refusals += judged.rejected and not mapped.rejected
-                mapped = judged
+                mapped = refused_if_tie_broken_over_the_game(judged, self.evidence,
+                                                             WINDOW_BEFORE)
             if self.over_game is not None:
                 mapped = self._decided_over_game(mapped, recognizer_accepts)
             if mapped.is_final:
