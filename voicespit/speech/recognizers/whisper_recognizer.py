@@ -155,7 +155,8 @@ class WhisperSettings:
     espeak-ng's "ace" is "eight" to Whisper by a hair and "ace" to PocketSphinx. None:
     never. Chosen on the tuning splits (round 12, LEVERS.md): espeak-ng clean 0.824 to
     0.915, natural phrasings 0.898 to 0.952 (two wrong moves more of 441), real voices
-    one right command more of 720 and real chatter the same."""
+    one right command more of 720 and real chatter the same. While the game can be
+    heard, the listener refuses what it decides (`near_end.refused_if_tie_broken_over_the_game`)."""
     tie_break_deficit: float = 1.5
     """Most the broken tie's command may fall below Whisper's own best guess, per token
     (its words must fit the audio well)."""
