@@ -107,21 +107,24 @@ def choose(window: WindowScores, table: CommandTable) -> Choice:
     A pruned command counts as the pruning distance behind (`WindowScores.bounded`),
     so the lead is at most that.
     """
-    return choice_of(window, table, int(np.argsort(-window.bounded(window.pooled))[0]))
+    return choice_of(window, table)
 
 
-def choice_of(window: WindowScores, table: CommandTable, group: int) -> Choice:
-    """Command `group` (an index of `table.groups`) as the window's choice: its best
-    written form, and its lead over the best other command (below zero when another
-    command scored higher, as when PocketSphinx breaks a near tie)."""
+def choice_of(window: WindowScores, table: CommandTable, group: int | None = None) -> Choice:
+    """Command `group` (an index of `table.groups`; None: the best) as the window's
+    choice: its best written form, and its lead over the best other command (below zero
+    when another command scored higher, as when PocketSphinx breaks a near tie)."""
     pooled = window.bounded(window.pooled)
     totals = window.bounded(window.totals)
+    # One ranking for the choice and its rival: pruned commands tie at the bound, and
+    # which of them is named the runner-up must not depend on which command was asked for.
+    order = np.argsort(-pooled)
+    if group is None:
+        group = int(order[0])
     members = table.groups[group]
     best = int(members[np.argmax(totals[members])])
-    # The best of the others, in the order `choose` ranks them (pruned commands tie at
-    # the bound, and which of them is named the runner-up must not change with the path).
-    others = [int(index) for index in np.argsort(-pooled) if index != group]
-    rival = others[0] if others else None
+    others = order[order != group]
+    rival = int(others[0]) if len(others) else None
     rival_score = pooled[rival] if rival is not None else -np.inf
     # A window with nothing scored (all -inf) must refuse, not compare infinities.
     lead = float(np.nan_to_num(pooled[group] - rival_score, nan=0.0))
