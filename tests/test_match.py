@@ -272,7 +272,7 @@ def test_a_round_starts_only_after_both_are_ready_and_a_three_two_one_countdown(
 
 def test_a_spoken_play_during_the_countdown_is_told_to_wait_for_the_spit() -> None:
     # Resolved against a table with no piles yet, "eight on right" would be told
-    # "the round has not started: say spit first", though the spit is one second away.
+    # "the round has not started: say ready first", though the spit is one second away.
     table = new_table(settings=MatchSettings(auto_start=True, countdown_from=3))
     table.clock.advance(1.5)
     assert table.events(SpitCountdown) and table.events(RoundStarted) == []
@@ -285,7 +285,7 @@ def test_a_spoken_play_during_the_countdown_is_told_to_wait_for_the_spit() -> No
 
 @pytest.mark.parametrize("spoken", [False, True])
 def test_a_play_after_saying_ready_is_told_to_wait_for_the_opponent(spoken: bool) -> None:
-    # The player has said ready: "the round has not started: say spit first" would
+    # The player has said ready: "the round has not started: say ready first" would
     # tell them to do what they have done.
     table = new_table(settings=MatchSettings(auto_start=False))
     table.match.post(ControlIntent(0, Control.READY))
@@ -299,7 +299,7 @@ def test_a_play_after_saying_ready_is_told_to_wait_for_the_opponent(spoken: bool
     assert refusal.reason == "you are ready: waiting for your opponent"
     table.post(1, act.PLAYS[0][LEFT])  # the opponent, not ready, is told to spit
     table.settle()
-    assert table.events(IntentRefused)[-1].reason == "the round has not started: say spit first"
+    assert table.events(IntentRefused)[-1].reason == "the round has not started: say ready first"
 
 
 def test_at_a_stalemate_the_match_counts_down_and_spits_by_itself() -> None:

@@ -132,9 +132,9 @@ def test_a_refusal_says_why_in_a_few_words_and_cuts_in() -> None:
     assert said.text == "Too late: left shows a ten; a queen cannot go there."
     assert (said.priority, said.cue) == (Priority.URGENT, Cue.REFUSED)
     assert len(said.text.split()) <= 12
-    plain = IntentRefused(0, None, "the round has not started: say spit first")
+    plain = IntentRefused(0, None, "the round has not started: say ready first")
     assert one(Narrator().narrate(plain, spit_state())).text == (
-        "The round has not started: say spit first.")
+        "The round has not started: say ready first.")
 
 
 def test_the_computers_own_refusals_are_not_spoken() -> None:

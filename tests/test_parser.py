@@ -151,7 +151,7 @@ def test_resolving_never_changes_the_state() -> None:
 
 def test_before_the_round_starts_a_play_gets_the_engines_reason_and_ready_starts_it() -> None:
     state = new_game(Rules.for_game("spit"), random.Random(3))
-    with pytest.raises(IllegalCommandError, match="say spit first"):
+    with pytest.raises(IllegalCommandError, match="say ready first"):
         resolve(parse("seven on left"), state, 0)
     assert resolve(parse("ready"), state, 0) == act.SPIT
     assert resolve(parse("spit"), state, 0) == act.SPIT

@@ -80,7 +80,7 @@ def test_a_move_that_breaks_a_rule_is_refused_with_its_reason_and_changes_nothin
     before = harness.session.game.match.snapshot() if harness.session.game else None
     harness.type("seven on left")
     harness.run(0.2)
-    assert harness.lines()[-1] in ("Seven on left? The round has not started: say spit first.",
+    assert harness.lines()[-1] in ("Seven on left? The round has not started: say ready first.",
                                    "Seven on left? You have no seven face up.")
     after = harness.session.game.match.snapshot() if harness.session.game else None
     assert before is not None and after is not None

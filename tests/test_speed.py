@@ -50,7 +50,7 @@ def test_side_piles_of_five_give_twenty_cards_each() -> None:
 def test_play_starts_when_both_flip_a_middle_card() -> None:
     state = SpeedState(Rules.for_game("speed"), random.Random(1))
     middle = list(state.middle)
-    assert "say spit" in refused(state, 0, PlayCard(state.hands[0][0], LEFT))
+    assert "say ready" in refused(state, 0, PlayCard(state.hands[0][0], LEFT))
     events = state.apply(0, Spit())
     assert events[:3] == [RoundStarted(1), CardSpat(0, LEFT, middle[0]),
                           CardSpat(1, RIGHT, middle[1])]

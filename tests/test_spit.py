@@ -68,7 +68,7 @@ def test_the_deal_follows_the_traditional_order() -> None:
 def test_nothing_can_be_played_before_the_first_spit() -> None:
     state = spit_position(mine=("7H", "", "", "", ""), my_spit="8D", their_spit="6S",
                           phase=Phase.READY)
-    assert "say spit" in refused(state, 0, Play(0, LEFT))
+    assert "say ready" in refused(state, 0, Play(0, LEFT))
     assert state.legal_actions(0) == [Spit()]
 
 

@@ -170,7 +170,7 @@ class SpeedState:
         if self.phase is Phase.PLAY:
             return
         if self.phase is Phase.READY:
-            raise IllegalActionError("the deal has not started: say spit first")
+            raise IllegalActionError("the deal has not started: say ready first")
         if self.phase is Phase.STALEMATE:
             raise IllegalActionError("nobody can play: it is time to spit")
         raise IllegalActionError("the game is over")

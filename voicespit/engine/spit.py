@@ -166,7 +166,7 @@ class SpitState(SpitTable):
         if phase is Phase.PLAY:
             return
         if phase is Phase.READY:
-            raise IllegalActionError("the round has not started: say spit first")
+            raise IllegalActionError("the round has not started: say ready first")
         if phase is Phase.STALEMATE:
             raise IllegalActionError("nobody can play: it is time to spit")
         if phase is Phase.ROUND_OVER:

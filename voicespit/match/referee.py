@@ -318,7 +318,7 @@ class Match:
                 action = intent.resolver(self._state)
             except VoiceSpitError as error:
                 if (waiting := self._waiting_for_spit(player)) is not None:
-                    # The resolver sees a table with no piles yet ("say spit first"),
+                    # The resolver sees a table with no piles yet ("say ready first"),
                     # but the spit is on its way: the player need only wait for it.
                     self._refuse(player, None, waiting, said=said)
                 else:
@@ -429,7 +429,7 @@ class Match:
 
     def _waiting_for_spit(self, player: int) -> str | None:
         """Why a move must wait when the player has done their part and the spit is
-        coming (not the engine's "say spit first", said to a player who has)."""
+        coming (not the engine's "say ready first", said to a player who has)."""
         if self._countdown is not None:
             return COUNTDOWN_IS_ON
         if self._state.phase is Phase.READY and player in self._ready:

@@ -78,7 +78,7 @@ def _too_late_reason(action: Action, reason: str, now: State, before: State) -> 
         if top is not None and (phase is Phase.PLAY or top is not before.pile_top(action.pile)):
             return _beaten_prefix(action.pile) + with_article(top.rank)
     if phase is Phase.READY:
-        return f"{TOO_LATE}: that round is over"  # not the engine's "say spit first"
+        return f"{TOO_LATE}: that round is over"  # not the engine's "say ready first"
     # Not the engine's instruction as well ("...: slap the smaller pile", "...: it is
     # time to spit"): "Slap now!" or the countdown is announced next anyway.
     if phase is Phase.ROUND_OVER:
