@@ -278,6 +278,20 @@ def test_the_last_spit_card_of_either_player_is_told() -> None:
     assert narrator.repeat().text == "Your last spit card."
 
 
+def test_the_last_card_drawn_in_speed_is_told_for_either_player() -> None:
+    state = speed_state()
+    narrator = Narrator()
+    assert len(narrator.narrate(CardDrawn(1, JACK), state)) == 0, "cards still to draw"
+    state.draw_piles[1].clear()
+    said = narrator.narrate(CardDrawn(1, JACK), state)
+    assert [(a.text, a.about) for a in said] == [("Opponent's draw pile is empty.", 1)], \
+        "the pile running out is told; the card drawn stays secret"
+    state.draw_piles[0].clear()
+    said = narrator.narrate(CardDrawn(0, JACK), state)
+    assert [a.text for a in said] == ["Drew a jack.", "Your draw pile is empty."]
+    assert narrator.repeat().text == "Your draw pile is empty."
+
+
 def test_a_spit_card_with_more_behind_it_is_told_alone() -> None:
     state = spit_state()
     assert len(Narrator().narrate(CardSpat(0, 0, JACK), state)) == 1

@@ -155,7 +155,10 @@ class Narrator:
                 line = f"Drew {one_card(card, colours)}."
                 return [Announcement(sentence(words) if terse else line, f"draw:{card.index}",
                                      cue=self._terse_cue(Cue.NEW_CARD), rank=card.rank,
-                                     about=player, line=line)]
+                                     about=player, line=line),
+                        *self._last_draw(player, state)]
+            case CardDrawn(player=player):
+                return self._last_draw(player, state)
             case Stalemate():
                 self._ready = set()
                 return [Announcement("Stuck." if terse else "Nobody can play.", "stalemate",
@@ -239,6 +242,16 @@ class Narrator:
             return []
         whose = "Your" if player == self.seat else "Opponent's"
         return [Announcement(f"{whose} last spit card.", f"spit cards:{player}",
+                             Priority.NORMAL, about=player)]
+
+    def _last_draw(self, player: int, state: State) -> list[Announcement]:
+        """Speed: a sighted player sees a draw pile run out (the opponent's too, though
+        not the cards): from then on every play shortens that hand, and the hand alone
+        stands between its player and the win."""
+        if not isinstance(state, SpeedState) or state.draw_piles[player]:
+            return []
+        whose = "Your" if player == self.seat else "Opponent's"
+        return [Announcement(f"{whose} draw pile is empty.", f"draw pile:{player}",
                              Priority.NORMAL, about=player)]
 
     def _turned_up(self, player: int, stock: int, card: Card, state: State,
