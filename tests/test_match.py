@@ -39,7 +39,7 @@ from voicespit.match.referee import MatchSettings, MatchStuckError
 from voicespit.match.refusals import is_beaten_to_a_pile
 
 
-def plays_onto(state: State, player: int, pile: int) -> list[Action]:
+def plays_onto(state: State, player: int, pile: int) -> list[Play]:
     return [a for a in state.legal_actions(player) if isinstance(a, Play) and a.pile == pile]
 
 
@@ -172,6 +172,72 @@ def test_a_command_that_finds_nothing_because_it_was_beaten_is_refused_too_late(
     [refusal] = table.events(IntentRefused)
     assert refusal.player == 0 and refusal.too_late
     assert refusal.reason.startswith(f"too late: {('left', 'right')[pile]} is now")
+
+
+def spoils_your_own(state: State) -> tuple[Action, Action] | None:
+    """Two plays of player 0's where the first makes the second fit no more (a pile of
+    six, a five and a seven in hand), if there are any."""
+    if state.phase is not Phase.PLAY:
+        return None
+    for pile in (LEFT, RIGHT):
+        for first in plays_onto(state, 0, pile):
+            after = state.clone()
+            after.apply(0, first)
+            for second in plays_onto(state, 0, pile):
+                if second != first and second not in after.legal_actions(0):
+                    return first, second
+    return None
+
+
+@pytest.mark.parametrize("resolved", [False, True])
+def test_a_move_your_own_last_move_spoiled_is_not_too_late(resolved: bool) -> None:
+    # The player knows their own move the moment they make it, heard or not: the
+    # other card stopped fitting because of them, not because anyone got there first.
+    table = new_table(seed=3)
+    table.play_until(lambda state: spoils_your_own(state) is not None)
+    pair = spoils_your_own(table.state)
+    assert pair is not None
+    first, second = pair
+    heard_through = table.log[-1].sequence  # nothing of what follows has been heard
+    table.post(0, first)
+    table.match.post(ActionIntent(0, resolver=lambda state: second, based_on=heard_through)
+                     if resolved else ActionIntent(0, second, based_on=heard_through))
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert refusal.player == 0 and not refusal.too_late, refusal.reason
+    assert not refusal.reason.startswith("too late")
+
+
+def test_a_pile_the_opponent_took_after_your_own_move_elsewhere_is_still_too_late() -> None:
+    def raced_after_yours(state: State) -> tuple[Play, Play, Play] | None:
+        """A play of yours on one pile, then the opponent's on the other spoiling a
+        second play of yours there."""
+        pile = shared_pile(state)
+        if pile is None:
+            return None
+        for elsewhere in plays_onto(state, 0, 1 - pile):
+            for theirs in plays_onto(state, 1, pile):
+                after = state.clone()
+                after.apply(0, elsewhere)
+                after.apply(1, theirs)
+                for yours in plays_onto(state, 0, pile):
+                    if yours not in after.legal_actions(0) and yours.stock != elsewhere.stock:
+                        return elsewhere, theirs, yours
+        return None
+
+    table = new_table(seed=3)
+    table.play_until(lambda state: raced_after_yours(state) is not None)
+    moves = raced_after_yours(table.state)
+    assert moves is not None
+    elsewhere, theirs, yours = moves
+    heard_through = table.log[-1].sequence
+    table.post(0, elsewhere)
+    table.post(1, theirs)
+    table.match.post(ActionIntent(0, yours, based_on=heard_through))
+    table.settle()
+    [refusal] = table.events(IntentRefused)
+    assert refusal.player == 0 and refusal.too_late
+    assert is_beaten_to_a_pile(refusal), refusal.reason
 
 
 def test_a_resolver_that_raises_is_refused_with_its_message() -> None:

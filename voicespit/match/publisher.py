@@ -67,6 +67,11 @@ class Publisher:
             self.hearing.published(batch, self._live_state() if changed else None)
             self._outbox.append(batch)
 
+    @property
+    def last_sequence(self) -> int:
+        """The sequence of the last event published (0: none yet)."""
+        return self._sequence
+
     def flush(self) -> None:
         """Deliver everything published so far, and whatever observers publish meanwhile."""
         while self._outbox:

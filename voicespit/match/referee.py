@@ -125,6 +125,9 @@ class Match:
         self._slap_window: Timer | None = None
         self._pace_control: PaceControl | None = None
         self._last_slap: tuple[int, int] | None = None
+        self._own_change: dict[int, int] = {}
+        """Per player, the sequence ending the last change their own action made: they
+        know of it without hearing it (`_table_known_to`)."""
         self._finished = False
         self._over = threading.Event()
         self.actions_applied = 0
@@ -312,7 +315,7 @@ class Match:
             self._refuse(player, intent.action, "the game is paused: say continue to play on",
                          said=said)
             return
-        before = self._events.hearing.state_at(posted.based_on)
+        before = self._table_known_to(player, posted.based_on)
         if intent.resolver is not None:
             try:
                 action = intent.resolver(self._state)
@@ -351,7 +354,17 @@ class Match:
             log.debug("%s: posted at %.3f, applied at %.3f", intent, posted.posted_at,
                       self.clock.now())
         self._publish(events, changed=True)
+        self._own_change[player] = self._events.last_sequence
         self._after_change(events)
+
+    def _table_known_to(self, player: int, based_on: int) -> State | None:
+        """The table the player knew when they decided: what they had heard, or what
+        their own last move left if that came later (a player knows their own move the
+        moment they make it). Without it, "five" then "four" then "seven" typed quickly
+        on a right pile of six was refused as "too late: right is now a four", as if the
+        opponent had got there first, when the four was the player's own."""
+        own = self._own_change.get(player, 0)
+        return self._events.hearing.state_at(max(based_on, own))
 
     def _control(self, intent: ControlIntent) -> None:
         control, player, said = intent.control, intent.player, intent.said
