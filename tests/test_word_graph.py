@@ -7,7 +7,7 @@ from collections import defaultdict
 import pytest
 
 from voicespit.speech.language import grammar
-from voicespit.speech.language.word_graph import WordGraph, proper_prefixes
+from voicespit.speech.language.word_graph import WordGraph, proper_prefixes, weakly_continued
 
 
 def accepted(graph: WordGraph) -> dict[str, float]:
@@ -56,3 +56,11 @@ def test_a_sentence_that_begins_another_still_ends_there() -> None:
 def test_no_sentences_is_an_error() -> None:
     with pytest.raises(ValueError, match="at least one sentence"):
         WordGraph.from_sentences(["", "  "])
+
+
+def test_commands_a_weak_sound_could_continue_are_the_flips_not_the_bare_ranks() -> None:
+    assert weakly_continued(["flip", "flip three", "seven", "seven on left", "score",
+                             "score please", "more", "more fun"]) == {"flip", "more"}
+    # In the game's grammar: the flips, continued by three, four, five; a bare rank is
+    # continued by "on" or "to", which noise does not hide.
+    assert weakly_continued(grammar.sentences()) == {"flip", "turn over"}

@@ -94,3 +94,21 @@ def proper_prefixes(sentences: Sequence[str]) -> frozenset[str]:
         words = sentence.split()
         prefixes.update(" ".join(words[:length]) for length in range(1, len(words)))
     return frozenset(prefixes)
+
+
+WEAK_ONSETS = ("th", "f")
+"""Spellings of the weakest sounds English words begin with (three, four, five): the
+non-sibilant fricatives, quiet enough that noise hides them whole."""
+
+
+def weakly_continued(sentences: Sequence[str]) -> frozenset[str]:
+    """The sentences some longer sentence continues with a word beginning with one of
+    `WEAK_ONSETS` ("flip", before "flip three")."""
+    whole = {" ".join(sentence.split()) for sentence in sentences}
+    continued: set[str] = set()
+    for sentence in whole:
+        words = sentence.split()
+        for length in range(1, len(words)):
+            if words[length].startswith(WEAK_ONSETS):
+                continued.add(" ".join(words[:length]))
+    return frozenset(continued & whole)

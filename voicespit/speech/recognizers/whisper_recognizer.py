@@ -41,7 +41,7 @@ import numpy as np
 
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
-from voicespit.speech.language.word_graph import proper_prefixes
+from voicespit.speech.language.word_graph import proper_prefixes, weakly_continued
 from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
 from voicespit.speech.recognizers.log_mel import log_mel
@@ -164,6 +164,14 @@ class WhisperSettings:
     """Least the speech must peak above the endpointer's noise floor for PocketSphinx to
     break a tie: in noise its word is worth less (every tie it broke wrongly on the tuning
     splits was under 22.5 dB)."""
+    weak_onset_frames: int = 6
+    """Extra quiet frames to wait before acting on a command that a word beginning with
+    the weakest sounds could continue (`word_graph.weakly_continued`: "flip", which
+    "flip three" continues; bare ranks, continued by "on" and "to", are not). In noise
+    the th of three or the f of four is hidden, the pause after "flip" looks long
+    enough, and "three" came out a command of its own: a card played that was not said
+    (natural-tuning: 2 of 9 "flip three" at 20 and 10 dB; 3 to 14 frames all mended
+    them and changed no other file of `natural-tuning` or `tuning`; README)."""
     first_word_veto: float | None = None
     """Refuse any command when Whisper's own first word is likelier than every command's
     first word by more than this (`WindowScores.first_word_deficit`, natural log): a
@@ -183,6 +191,8 @@ class Scored:
     deficit_per_token: float
     could_go_on: bool
     """Some longer sentence begins with this one (wait before acting on it)."""
+    settle_extra: int = 0
+    """Quiet frames to wait beyond the endpointer's settle (`weak_onset_frames`)."""
     speech_seconds: float = 0.0
     """How long the speech lasted, from the trigger to the last speech frame."""
     above_floor_db: float = 0.0
@@ -247,6 +257,7 @@ class WhisperRecognizer(EndpointingRecognizer):
                                self.model.end_of_text)
         self._sentences = sentences
         self._prefixes = proper_prefixes(sentences)
+        self._weakly_continued = weakly_continued(sentences)
         self._table = CommandTable.build(sentences, self._sentence_of)
         self._bonus = self._bonus_for(self._preferred)
         if self._cross_check is not None:
@@ -282,11 +293,15 @@ class WhisperRecognizer(EndpointingRecognizer):
             self._last_speech_frame = self._audio.frames_fed
             # Kept here: the detector forgets its peak when it ends the utterance.
             self._above_floor_db = self._detector.peak_above_floor_db or self._above_floor_db
-        if event is FrameEvent.PAUSED:
+        waited_longer = event is FrameEvent.SPEAKING and self._answer is not None \
+            and self._answer.settle_extra > 0 and self._detector.quiet_frames \
+            == self._detector.settle_after + self._answer.settle_extra
+        if event is FrameEvent.PAUSED or waited_longer:
             if self._answer is None:
                 self._answer = self._score()
             answer = self._answer
-            settled = self._detector.quiet_frames >= self._detector.settle_after
+            settled = self._detector.quiet_frames \
+                >= self._detector.settle_after + answer.settle_extra
             if answer.accepted and (settled or not answer.could_go_on):
                 result = self._final(answer)
                 self._detector.reset()
@@ -349,7 +364,10 @@ class WhisperRecognizer(EndpointingRecognizer):
             accepted = False
         return Scored(sentence, accepted, choice.confidence, choice.margin,
                       choice.deficit_per_token,
-                      could_go_on=sentence in self._prefixes, speech_seconds=speech_seconds,
+                      could_go_on=sentence in self._prefixes,
+                      settle_extra=settings.weak_onset_frames
+                      if sentence in self._weakly_continued else 0,
+                      speech_seconds=speech_seconds,
                       above_floor_db=self._above_floor_db, window=window,
                       heard_by_pocketsphinx=heard, tie_broken=tie_broken)
 
