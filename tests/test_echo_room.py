@@ -6,11 +6,9 @@ only: the figures (and speed) are the benchmark's, `python -m benchmarks.echo`.
 Issue 12 asks for no command at all from the narration. A minute or two of it is what a test
 can afford (the whole match in every room is the benchmark's: README, "Listening while
 the game speaks"), so this checks what the mask achieves against the same minute without
-it, and that the live room's first minute gives no command even without the near-end
-check. (The self-echo and near-end checks are tested in
-test_self_echo.py and test_near_end.py: since the detector follows the live room's dying
-echo, the narration's own words and the residual's commands no longer come back in the
-first minute here; the benchmark counts them over a whole match.)
+it, and that the live room's first minute gives no command, what the mask lets through
+being refused by the near-end check. (The self-echo and near-end checks are tested in
+test_self_echo.py and test_near_end.py; the benchmark counts them over a whole match.)
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from benchmarks.echo import Job, Outcome, commands_for, data_dir, run, talk_sett
 from benchmarks.over_game import files_of
 from benchmarks.room import RoomCondition
 from voicespit.speech.listening import over_game
+from voicespit.speech.listening.listener import NEAR_END_MINIMUM
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (data_dir() / "real-voices").is_dir(), reason="needs the shared real voices and noise")]
@@ -47,15 +46,22 @@ def test_the_echo_mask_keeps_most_of_the_games_own_narration_from_being_commands
     assert masked * 3 <= unmasked
 
 
-def test_the_live_rooms_first_minute_of_narration_gives_no_command_even_unchecked() -> None:
-    # The residual of the live room's echo tail used to make a command or more a minute,
-    # which only the near-end check (a share of the frames judged the player's) refused.
+def test_the_live_rooms_first_minute_of_narration_gives_no_command() -> None:
+    # The residual of the live room's echo tail used to make a command or more a minute.
     # Since the detector follows that tail as the game's (`TalkDetector.echo_lingers`), the
-    # mask keeps it from the recognizer: nothing comes through even with the check off
-    # (the check itself is tested in test_near_end.py; the benchmark counts its refusals).
+    # mask keeps nearly all of it from the recognizer. What still comes through depends on
+    # the render (espeak-ng's few samples of jitter, the resampler's version): nothing on
+    # some, a "yeah" at 39.7 s on others, made with none of its frames judged the
+    # player's. The near-end check is what refuses those, so it is on here as in the game,
+    # and whatever the recognizer took with it off must be under its minimum.
+    checked = run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 60.0))
+    assert checked.false_commands == 0, checked.heard
     unchecked = run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 60.0,
                         near_end_minimum=0.0))
-    assert unchecked.false_commands == 0, unchecked.heard
+    taken = [heard for heard in unchecked.heard if not heard["rejected"]]
+    assert len(taken) == unchecked.false_commands
+    for heard in taken:
+        assert heard["scores"]["near_end_share"] < NEAR_END_MINIMUM, heard
 
 
 def test_the_recorded_finals_count_as_the_benchmark_counts_them() -> None:
