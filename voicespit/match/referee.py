@@ -127,7 +127,7 @@ class Match:
         self._last_slap: tuple[int, int] | None = None
         self._own_change: dict[int, int] = {}
         """Per player, the sequence ending the last change their own action made: they
-        know of it without hearing it (`_table_known_to`)."""
+        know of it without hearing it (`_table_decided_on`)."""
         self._finished = False
         self._over = threading.Event()
         self.actions_applied = 0
@@ -315,7 +315,7 @@ class Match:
             self._refuse(player, intent.action, "the game is paused: say continue to play on",
                          said=said)
             return
-        before = self._table_known_to(player, posted.based_on)
+        before = self._table_decided_on(intent, posted.based_on)
         if intent.resolver is not None:
             try:
                 action = intent.resolver(self._state)
@@ -357,14 +357,20 @@ class Match:
         self._own_change[player] = self._events.last_sequence
         self._after_change(events)
 
-    def _table_known_to(self, player: int, based_on: int) -> State | None:
-        """The table the player knew when they decided: what they had heard, or what
-        their own last move left if that came later (a player knows their own move the
-        moment they make it). Without it, "five" then "four" then "seven" typed quickly
-        on a right pile of six was refused as "too late: right is now a four", as if the
-        opponent had got there first, when the four was the player's own."""
-        own = self._own_change.get(player, 0)
-        return self._events.hearing.state_at(max(based_on, own))
+    def _table_decided_on(self, intent: ActionIntent, based_on: int) -> State | None:
+        """The table the player decided on, against which a refusal is judged "too late"
+        or a mistake; None when the player's own later move had already spoiled the
+        command. A player knows their own move the moment they make it: "five", "four",
+        then "seven" typed quickly on a right pile of six was refused "too late: right is
+        now a four", as if the opponent had got there first, when the four was theirs."""
+        heard = self._events.hearing.state_at(based_on)
+        own = self._own_change.get(intent.player, 0)
+        if heard is None or own <= based_on:
+            return heard
+        after_own = self._events.hearing.state_at(own)
+        if after_own is None or _finds_a_move(intent, after_own):
+            return heard
+        return None
 
     def _control(self, intent: ControlIntent) -> None:
         control, player, said = intent.control, intent.player, intent.said
@@ -524,3 +530,15 @@ class Match:
         self._countdown = self._slap_window = None
         self._events.stop()
         self._over.set()
+
+
+def _finds_a_move(intent: ActionIntent, table: State) -> bool:
+    """Whether the intent is a legal move on `table` (a resolver that fails finds none)."""
+    action = intent.action
+    if action is None:
+        assert intent.resolver is not None
+        try:
+            action = intent.resolver(table)
+        except Exception:  # a parser bug is reported when the intent is acted on
+            return False
+    return action in table.legal_actions(intent.player)
