@@ -127,7 +127,7 @@ def play_chunk(chunk: Chunk) -> tuple[int, Tally]:
         except Exception as error:  # counting every failure is the point of the run
             tally.errors.append(f"{label(configuration)} match {number}: "
                                 f"{type(error).__name__}: {error} "
-                                f"(--replay {chunk.configuration}:{number})")
+                                f"({replay_flags(chunk, number)})")
             continue
         tally.matches += 1
         tally.actions += played.actions
@@ -173,6 +173,13 @@ def run(matches: int, workers: int, seed: int, check_every: int, referee_every: 
             for index, tally in pool.imap_unordered(play_chunk, work):
                 per_game[CONFIGURATIONS[index][0]].add(tally)
     return per_game, time.perf_counter() - started
+
+
+def replay_flags(chunk: Chunk, number: int) -> str:
+    """The flags that play this match again as it was played: whether it went through
+    the referee or was fully checked depends on the run's own flags, not on the match."""
+    return (f"--replay {chunk.configuration}:{number} --seed {chunk.seed} "
+            f"--check-every {chunk.check_every} --referee-every {chunk.referee_every}")
 
 
 def replay(spec: str, seed: int, check_every: int, referee_every: int) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
+from benchmarks.fuzz import Chunk, replay_flags
 from benchmarks.fuzz_match import match_rng, play_engine_match
 from voicespit.engine import IllegalActionError, Rules, SpitState
 from voicespit.engine.events import Event
@@ -29,6 +30,22 @@ def test_a_small_run_covers_every_configuration_with_no_error() -> None:
     assert summary["matches"] == 240 and summary["configurations"] == 80
     assert summary["checked_matches"] >= 5 and summary["referee_matches"] >= 10
     assert summary["refusals"] > 0 and summary["seconds"] > 0
+
+
+def test_an_errors_replay_flags_play_the_match_the_way_the_run_did() -> None:
+    # A run's error names flags to play its match again; the run's --referee-every
+    # decides whether that match went through the referee, so the flags must carry it
+    # (a referee match's error once replayed through the engine alone, and passed).
+    run = Chunk(41, 0, 6, 3, 40, 20)
+    for number in range(6):
+        flags = replay_flags(run, number).split()
+        assert flags[:2] == ["--replay", f"41:{number}"]
+        values = dict(zip(flags[2::2], (int(value) for value in flags[3::2]), strict=True))
+        again = Chunk(41, number, 1, values["--seed"], values["--check-every"],
+                      values["--referee-every"])
+        assert again.is_refereed(number) == run.is_refereed(number)
+        assert again.is_checked(number) == run.is_checked(number)
+    assert any(run.is_refereed(number) for number in range(6))
 
 
 def fuzz_spit(variants: list[str], matches: int = 30) -> None:
