@@ -12,7 +12,7 @@ sentence is equally likely a priori.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -87,13 +87,17 @@ def _weighted(merged: list[int], accepting: list[bool], trie: list[dict[str, int
     return WordGraph(merged[0], final, transitions, ends, states + 1)
 
 
-def proper_prefixes(sentences: Sequence[str]) -> frozenset[str]:
-    """Every word sequence that begins some sentence and is not that whole sentence."""
-    prefixes: set[str] = set()
+def _continuations(sentences: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """(prefix, next word) for every proper prefix of every sentence."""
     for sentence in sentences:
         words = sentence.split()
-        prefixes.update(" ".join(words[:length]) for length in range(1, len(words)))
-    return frozenset(prefixes)
+        for length in range(1, len(words)):
+            yield " ".join(words[:length]), words[length]
+
+
+def proper_prefixes(sentences: Sequence[str]) -> frozenset[str]:
+    """Every word sequence that begins some sentence and is not that whole sentence."""
+    return frozenset(prefix for prefix, _ in _continuations(sentences))
 
 
 WEAK_ONSETS = ("th", "f")
@@ -105,10 +109,5 @@ def weakly_continued(sentences: Sequence[str]) -> frozenset[str]:
     """The sentences some longer sentence continues with a word beginning with one of
     `WEAK_ONSETS` ("flip", before "flip three")."""
     whole = {" ".join(sentence.split()) for sentence in sentences}
-    continued: set[str] = set()
-    for sentence in whole:
-        words = sentence.split()
-        for length in range(1, len(words)):
-            if words[length].startswith(WEAK_ONSETS):
-                continued.add(" ".join(words[:length]))
-    return frozenset(continued & whole)
+    return frozenset(prefix for prefix, word in _continuations(sentences)
+                     if word.startswith(WEAK_ONSETS) and prefix in whole)

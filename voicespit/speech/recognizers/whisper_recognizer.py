@@ -293,15 +293,16 @@ class WhisperRecognizer(EndpointingRecognizer):
             self._last_speech_frame = self._audio.frames_fed
             # Kept here: the detector forgets its peak when it ends the utterance.
             self._above_floor_db = self._detector.peak_above_floor_db or self._above_floor_db
+        # The endpointer pauses at its own settle; an answer that waits longer
+        # (`weak_onset_frames`) is looked at again on the frame its wait ends.
         waited_longer = event is FrameEvent.SPEAKING and self._answer is not None \
-            and self._answer.settle_extra > 0 and self._detector.quiet_frames \
-            == self._detector.settle_after + self._answer.settle_extra
+            and self._answer.settle_extra > 0 \
+            and self._detector.quiet_frames == self._settle_after(self._answer)
         if event is FrameEvent.PAUSED or waited_longer:
             if self._answer is None:
                 self._answer = self._score()
             answer = self._answer
-            settled = self._detector.quiet_frames \
-                >= self._detector.settle_after + answer.settle_extra
+            settled = self._detector.quiet_frames >= self._settle_after(answer)
             if answer.accepted and (settled or not answer.could_go_on):
                 result = self._final(answer)
                 self._detector.reset()
@@ -310,6 +311,10 @@ class WhisperRecognizer(EndpointingRecognizer):
         if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
             return self._decide_now()
         return None
+
+    def _settle_after(self, answer: Scored) -> int:
+        """Quiet frames after which `answer`, a command that could go on, is taken as said."""
+        return self._detector.settle_after + answer.settle_extra
 
     # ------------------------------------------------------------ scoring
 
