@@ -106,13 +106,14 @@ so that every rule of `CrossCheck` replays over it."""
 
 
 def record(split: str, out: Path, every: int, offset: int = 0,
-           compute_type: str | None = None) -> None:
+           compute_type: str | None = None, model_dir: Path | None = None) -> None:
     """Writes a header, then one pickle per file as it is done (a partial recording
-    replays too). `compute_type`: the encoder's (None: the recognizer's own)."""
+    replays too). `compute_type`: the encoder's (None: the recognizer's own);
+    `model_dir`: another Whisper model folder (None: the shipped tiny.en)."""
     from voicespit.speech.recognizers.whisper_model import WhisperModel
 
-    model = WhisperModel.load() if compute_type is None else \
-        WhisperModel.load(compute_type=compute_type)
+    model = WhisperModel.load(model_dir) if compute_type is None else \
+        WhisperModel.load(model_dir, compute_type=compute_type)
     recognizer = Recording(model, settings=RECORDING_SETTINGS)
     table = recognizer.table
     with out.open("wb") as file:
@@ -338,6 +339,8 @@ def main() -> None:
                           help="starting from this one (the espeak-ng splits list each "
                                "sentence in every condition in turn)")
     recorder.add_argument("--out", type=Path, required=True)
+    recorder.add_argument("--model", type=Path, default=None,
+                          help="another Whisper model folder (default: the shipped tiny.en)")
     recorder.add_argument("--compute-type", choices=("int8", "float32"),
                           help="the encoder's precision (default: the recognizer's)")
     replayer = commands.add_parser("replay")
@@ -354,7 +357,7 @@ def main() -> None:
                           help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.split, args.out, args.every, args.offset, args.compute_type)
+        record(args.split, args.out, args.every, args.offset, args.compute_type, args.model)
         return
     recordings = [load(path) for path in args.recordings]
     rules = grid([float(m) for m in args.margins.split(",")],
