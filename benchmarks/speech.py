@@ -65,6 +65,9 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
         WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, clear_of_quiet=False)),
     "whisper without longer waits in noise": dataclasses.replace(
         WHISPER, endpoint=dataclasses.replace(WHISPER.endpoint, noisy_extra_frames=0)),
+    # The second look on the utterance played 0.9 and 1.1 times as fast (round 14).
+    "whisper, second look at other speeds": dataclasses.replace(
+        WHISPER, second_look_speeds=(0.9, 1.1)),
     # The default until the second look: a doubtful refusal is not scored again.
     "whisper without the second look": dataclasses.replace(WHISPER, second_look_from=None),
     # The same with Whisper's own first word as a feature (threshold 0.82 as its cost

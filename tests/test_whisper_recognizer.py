@@ -201,6 +201,29 @@ def test_a_doubtful_refusal_is_scored_again_on_a_shifted_window(whisper_model: W
     assert len(calls) == 1
 
 
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_a_second_look_at_other_speeds_scores_the_utterance_once_per_speed(
+        whisper_model: WhisperModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    looking = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
+        WhisperSettings(), second_look_from=0.0, second_look_speeds=(0.9, 1.1)))
+    assert looking._acceptance is not None
+    looking._acceptance = dataclasses.replace(looking._acceptance, threshold=1.01)
+    windows: list[int] = []
+    score_window = looking._score_window
+
+    def counted_window(audio: np.ndarray) -> object:
+        windows.append(len(audio))
+        return score_window(audio)
+
+    monkeypatch.setattr(looking, "_score_window", counted_window)
+    pcm, _ = read_wav(REAL_VOICES / "5_jackson_0.wav")
+    finals = hear(looking, pcm)
+    assert finals and all(final.rejected for final in finals)
+    assert len(windows) % 3 == 0 and windows, "the window, then one per speed"
+    first, slower, faster = windows[:3]
+    assert slower == round(first / 0.9) and faster == round(first / 1.1), windows
+
+
 def test_a_damaged_acceptance_model_is_a_plain_error(whisper_model: WhisperModel,
                                                      tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
