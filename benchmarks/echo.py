@@ -77,10 +77,12 @@ CONDITIONS = [RoomCondition(rt60, delay, echo)
               for rt60, delay in ((0.2, 10.0), (0.5, 45.0), (0.8, 80.0))
               for echo in (0.0, 5.0, 10.0)]
 QUICK = [RoomCondition(0.5, 45.0, 10.0)]
-MODES = ("always", "echo_guard", "unguarded")
+MODES = ("always", "echo_guard", "watch", "unguarded")
 """always: the canceller and barge-in; echo_guard: deaf while speaking (the fallback);
-unguarded: listening through the game's voice with nothing done about it (what would
-happen without either)."""
+watch: the echo guard as the game runs it when a canceller starts (`auto`): the player
+heard under the game's voice through the canceller, never acted on, answered "say it
+again"; unguarded: listening through the game's voice with nothing done about it (what
+would happen without any)."""
 DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard", "recorded")
 LOSSES = ("not found", "found, nothing heard", "doubtful, right", "doubtful, other",
           "near-end", "self-echo")
@@ -266,7 +268,8 @@ def run(job: Job) -> Outcome:
     near = mix_near(placed, duration) + noise_bed(noise_recording(job.split), duration, rng,
                                                   job.noise_below_db)
     clock_start = 1000.0
-    gate_mode = {"always": "always", "unguarded": "headphones"}.get(job.mode, job.mode)
+    gate_mode = {"always": "always", "unguarded": "headphones",
+                 "watch": "echo_guard"}.get(job.mode, job.mode)
     gate = ListeningGate(gate_mode)
     far = FarEnd(timeline, gate, clock_start)
     responses = gain = None
@@ -276,7 +279,7 @@ def run(job: Job) -> Outcome:
         gain = echo_gain(timeline, responses, condition.echo_db)
     stream = RoomStream(duration, near, far, responses, gain or 1.0)
     stream.clock.advance_to(clock_start)
-    canceller = make_canceller(job.canceller) if job.mode == "always" else None
+    canceller = make_canceller(job.canceller) if job.mode in ("always", "watch") else None
     reference = PlaybackReference(far.rate, channels=canceller.channels if canceller else 1)
     source = RoomSource(stream, seed=3, tap=reference.push)
     echo = EchoStage(canceller, reference, linear=make_linear(job.canceller) if canceller else None)
@@ -301,7 +304,8 @@ def run(job: Job) -> Outcome:
     detector = FoundAt(TalkSettings(**job.talk))  # type: ignore[arg-type]
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
                         talk=None if job.mode == "unguarded" else talk, detector=detector,
-                        mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None)
+                        mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None,
+                        watch_under_guard=job.mode == "watch")
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
     if job.over_game and listener.mask is not None:

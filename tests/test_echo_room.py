@@ -115,3 +115,19 @@ def test_a_command_taken_from_nobody_during_the_commands_counts_as_wrong(
     assert summary["wrong_rate"] == pytest.approx(0.2)
     assert summary["stray_commands"] == 1 and summary["false_commands"] == 0
     assert "1 over the commands" in capsys.readouterr().out
+
+
+def test_the_watched_echo_guard_answers_commands_said_under_its_voice_and_acts_on_none() -> None:
+    # The default with loudspeakers: the game does not act on what it hears while it
+    # speaks, but with a canceller it hears the player there, and says "say it again"
+    # instead of leaving them waiting. The bare echo guard only notices the commands
+    # that run past either end of its voice.
+    room = RoomCondition(0.5, 45.0, 0.0)
+    commands = commands_for("tuning", 8)
+    watched = run(Job(room, "watch", True, "tuning", "auto", "webrtc", None, commands))
+    guarded = run(Job(room, "echo_guard", True, "tuning", "auto", "webrtc", None, commands))
+    assert watched.commands == guarded.commands == 8
+    assert watched.correct == watched.wrong == watched.false_commands == 0, watched.heard
+    assert watched.answered_again >= 5 > guarded.answered_again, (watched.answered_again,
+                                                                  guarded.answered_again)
+    assert watched.said_again == watched.answered_again, "asked only about what was said"

@@ -47,10 +47,22 @@ def no_canceller() -> EchoCanceller:
 
 def test_by_default_with_loudspeakers_it_does_not_listen_while_it_speaks() -> None:
     # The canceller's leftovers were still taken for commands in the room benchmark:
-    # by default a loudspeaker means the echo guard, which answers what it lost.
+    # by default a loudspeaker means the echo guard, which answers what it lost. The
+    # canceller only watches under the game's voice, so that a command said there is
+    # answered too (`Listener.watch_under_guard`), and never stops the game.
     listening = choose_listening("auto", loudspeaker=True)
     assert listening.mode == "echo_guard"
-    assert listening.canceller is None and not listening.barge_in
+    assert isinstance(listening.canceller, WebRtcCanceller)
+    assert isinstance(listening.linear, SpeexCanceller)
+    assert listening.watched_guard and not listening.barge_in
+    assert listening.sentence == "I stop listening while I speak."
+
+
+def test_without_a_canceller_the_default_guard_is_the_same_promise_unwatched() -> None:
+    listening = choose_listening("auto", loudspeaker=True, make_canceller=no_canceller)
+    assert listening.mode == "echo_guard" and listening.canceller is None
+    assert not listening.watched_guard and not listening.barge_in
+    # Nothing to apologise for: it still stops listening while it speaks, as it says.
     assert listening.sentence == "I stop listening while I speak."
 
 
@@ -88,7 +100,9 @@ def test_with_nothing_coming_out_of_a_loudspeaker_there_is_nothing_to_cancel() -
 @pytest.mark.parametrize("asked", ["echo_guard", "headphones", "push_to_talk"])
 def test_the_other_modes_are_taken_as_asked(asked: str) -> None:
     listening = choose_listening(asked, loudspeaker=True)
-    assert listening.mode == asked and listening.canceller is None
+    assert listening.mode == asked
+    # The echo guard asked for by name is watched as the default one is.
+    assert (listening.canceller is not None) == listening.watched_guard == (asked == "echo_guard")
     assert listening.barge_in == (asked == "headphones")
 
 

@@ -1,8 +1,12 @@
 """How the game listens: the listening mode the settings ask for, made real.
 
-`auto` (the default) uses the echo guard with loudspeakers: it does not listen while
-it speaks, and a command it had to lose that way is answered "I was talking: say it
-again". With no loudspeaker (text only, no sound card) there is nothing to hear, so
+`auto` (the default) uses the echo guard with loudspeakers: it does not act on what
+it hears while it speaks, and a command it had to lose that way is answered "I was
+talking: say it again". When a canceller starts, the guard is watched: the player's
+voice under the game's is found as in `always`, so a command said wholly under it is
+answered too, where the bare guard could not tell it from the game's own voice
+(`Listener.watch_under_guard`; nothing stops the game, nothing is played). With no
+loudspeaker (text only, no sound card) there is nothing to hear, so
 it listens all the time. `always` asks for the echo canceller, so the player can
 talk over the game and interrupt it; when no canceller can run it says so in plain
 words and falls back to the echo guard. `echo_guard`, `headphones` and
@@ -45,6 +49,12 @@ class Listening:
     (`speech/listening/linear_echo.py`); None: the recognizer hears `canceller`'s."""
 
     @property
+    def watched_guard(self) -> bool:
+        """The echo guard with a canceller: what the player says under the game's voice
+        is heard as in `always`, never acted on, and answered "say it again"."""
+        return self.mode == "echo_guard" and self.canceller is not None
+
+    @property
     def barge_in(self) -> bool:
         """Whether the player's voice over the game stops it: only where the game's own
         voice cannot be mistaken for theirs."""
@@ -57,10 +67,16 @@ def choose_listening(asked: str, loudspeaker: bool,
                      ) -> Listening:
     """The listening mode for `asked` (a config value), given whether sound goes out of a
     loudspeaker the microphone may hear."""
-    if asked == "auto":
-        if not loudspeaker:
-            return Listening("headphones", None, SENTENCES["headphones"])
-        return Listening("echo_guard", None, SENTENCES["echo_guard"])
+    if asked == "auto" and not loudspeaker:
+        return Listening("headphones", None, SENTENCES["headphones"])
+    if asked in ("auto", "echo_guard"):
+        # The canceller only watches here: without one the guard is the same promise,
+        # so nothing is said about it.
+        try:
+            canceller = make_canceller()
+        except CancellerError:
+            return Listening("echo_guard", None, SENTENCES["echo_guard"])
+        return Listening("echo_guard", canceller, SENTENCES["echo_guard"], make_linear())
     if asked != "always":
         return Listening(asked, None, SENTENCES[asked])
     try:

@@ -136,10 +136,12 @@ class VoiceInput:
     def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
                  session: Session, clock: Clock, *, narrow: bool = True,
                  leave_at_end: bool = False, echo: EchoStage | None = None,
-                 barge_in: bool = False) -> None:
+                 barge_in: bool = False, watch_under_guard: bool = False) -> None:
         """`echo`: cancel (or at least follow) what the loudspeakers play. `barge_in`: the
         player's voice over the game stops the speaker (and, through a canceller, a
-        command that only repeats the game's own words around it is refused)."""
+        command that only repeats the game's own words around it is refused).
+        `watch_under_guard`: the echo guard, watched through the canceller: a command
+        said under the game's voice is answered "I was talking: say it again"."""
         self.session = session
         self.gate = gate
         self.clock = clock
@@ -160,7 +162,7 @@ class VoiceInput:
         speaker.on_words_played(spoken.played)
         self.listener = Listener(source, self.recognizer, gate, self.commands.on_recognition,
                                  clock, on_error=self._on_error, echo=echo, talk=talk,
-                                 spoken=spoken)
+                                 spoken=spoken, watch_under_guard=watch_under_guard)
 
     def start(self) -> None:
         self.listener.start()
@@ -299,7 +301,8 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
     echo = EchoStage(listening.canceller, playback, linear=listening.linear) \
         if playback is not None else None
     voice = VoiceInput(source, recognizer, gate, session, clock, leave_at_end=kind == "wav",
-                       echo=echo, barge_in=listening.barge_in)
+                       echo=echo, barge_in=listening.barge_in,
+                       watch_under_guard=listening.watched_guard)
     session.hooks.table_changed = voice.table_changed
     details = f"{which} Listening on {where}. {listening.sentence}"
     log.info("voice input: %s", details)

@@ -2,12 +2,14 @@
 
 Four modes:
 
-- **always** (loudspeakers with an echo canceller, the default when one runs):
-  always listening; the canceller has taken the game's voice out of the audio
-  before it reaches the gate, so the player can talk over the game and interrupt it.
-- **echo_guard** (loudspeakers without a canceller): audio recorded while the game
-  is speaking, or within `tail_ms` after it stops (room echo, the speaker's own
-  output latency), is not heard.
+- **always** (loudspeakers with an echo canceller, when asked for): always
+  listening; the canceller has taken the game's voice out of the audio before it
+  reaches the gate, so the player can talk over the game and interrupt it.
+- **echo_guard** (loudspeakers, the default): audio recorded while the game is
+  speaking, or within `tail_ms` after it stops (room echo, the speaker's own output
+  latency), is not heard. With a canceller the listener still hears the player
+  there, only to answer "say it again" (`Listener.watch_under_guard`): it asks the
+  gate what to act on, not what to feed the recognizer.
 - **headphones**: always listening. The game's voice cannot reach the microphone,
   and the player can answer while the game is still talking.
 - **push_to_talk** (noisy rooms): a terminal reports key presses but never key

@@ -25,6 +25,15 @@ not understood (`self_echo`: the residual of "Three." heard back as "three"), as
 one heard around the game's voice that too little of the player's voice carried
 (`near_end`).
 
+**The echo guard, watched** (`watch_under_guard`, the default with loudspeakers when
+a canceller starts). The bare guard cannot tell a command said wholly under the game's
+voice from the game's voice, so it loses it in silence. Watched, the audio takes the
+`always` path (canceller, mask, detector) and the gate decides only what is acted on:
+a final heard while the guard was closed is never a move; if enough of its frames
+were the player's voice (`GUARD_PROMPT_MINIMUM`) and it is not the game's own words
+around it (`self_echo`, for refusals too), the player is asked to say it again
+(`dropped`).
+
 **An utterance the gate cuts is dropped whole.** When audio stops being admitted
 (the game started talking over the player), the recognizer is reset, so the
 first half of a command is never decoded as a command. When audio is admitted
@@ -51,6 +60,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -67,6 +77,7 @@ from voicespit.speech.listening.echo_mask import EchoMask, Judged
 from voicespit.speech.listening.fed_timeline import FedTimeline
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.near_end import (
+    FRAME_SECONDS,
     NearEndEvidence,
     refused_if_tie_broken_over_the_game,
     refused_if_unvoiced,
@@ -94,6 +105,16 @@ of those made of the game's residual, about half had under 0.10 (most of them no
 the rest up to 0.45."""
 
 
+GUARD_PROMPT_MINIMUM = 0.05
+"""Under the watched echo guard, the least share of an utterance's frames judged the
+player's voice for "say it again". On the room benchmark's tuning split (nine rooms,
+88 commands each said over the game, 8 minutes of narration alone): with no check the
+guard answered 32 to 86 of the commands and asked nobody up to 17 times in the live
+room; at 0.10 (the commands' own minimum) 1 to 65 and nobody never; at 0.05, 13 to 77
+and nobody 0 to 2 times (only in the 0.8 s room). The bare guard answers 3 or 4, and
+asks nobody 4 or 5 times."""
+
+
 class ListenerError(VoiceSpitError):
     """Voice input failed; the message says what and whether listening goes on."""
 
@@ -113,7 +134,9 @@ class Listener:
                  mask_echo: bool = True, answer_wait: float = 1.0,
                  spoken: SpokenWords | None = None,
                  near_end_minimum: float = NEAR_END_MINIMUM,
-                 over_game: OverGameModel | None = None) -> None:
+                 over_game: OverGameModel | None = None,
+                 watch_under_guard: bool = False,
+                 guard_prompt_minimum: float = GUARD_PROMPT_MINIMUM) -> None:
         """`echo`: cancel the game's sound first. `talk`: report barge-in and lost
         utterances (with `detector`, or a default one). `mask_echo`: with a canceller and
         barge-in, let the recognizer hear only the player while the game plays.
@@ -123,7 +146,11 @@ class Listener:
         answer before the game may speak again. `near_end_minimum`: with the mask, a command
         heard while the game could be heard needs at least this share of its frames judged
         the player's voice (`near_end`), or it is refused. `over_game`: with the mask, the
-        model that decides on commands heard over the game (`over_game`)."""
+        model that decides on commands heard over the game (`over_game`).
+        `watch_under_guard`: with a canceller and the echo guard, hear the player under
+        the game's voice as `always` does, but never act on it: what is heard there is
+        answered as lost (`talk.dropped`, "say it again") when at least
+        `guard_prompt_minimum` of its frames were judged the player's."""
         self.source = source
         self.recognizer = recognizer
         self.gate = gate
@@ -142,7 +169,11 @@ class Listener:
         self.talk = talk
         self.detector = detector or TalkDetector()
         cancelling = echo is not None and echo.canceller is not None
-        watching = talk is not None and talk.barge_in is not None
+        self.watch_under_guard = watch_under_guard and cancelling and talk is not None
+        """The echo guard, watched (`watch_under_guard`): the recognizer hears through the
+        canceller and the mask at all times; the gate decides only what is acted on."""
+        self.guard_prompt_minimum = guard_prompt_minimum
+        watching = talk is not None and (talk.barge_in is not None or self.watch_under_guard)
         self.mask = EchoMask() if mask_echo and cancelling and watching else None
         """Keeps the canceller's residual echo from the recognizer (`echo_mask`)."""
         self.room_tone = RoomTone()
@@ -166,6 +197,8 @@ class Listener:
         """Commands the recognizer refused that `over_game` acted on."""
         self.over_game_refused = 0
         """Commands the recognizer accepted that `over_game` refused."""
+        self.heard_under_guard = 0
+        """With `watch_under_guard`: results heard under the game's voice, answered as lost."""
         self.talk_over = TalkOver(talk, self.detector, gate, answer_wait, self._notify) \
             if watching and talk is not None else None
         """Hush, barge-in and resume (`talk_over`); None when the talk is not watched."""
@@ -183,6 +216,8 @@ class Listener:
         self._timeline = FedTimeline()
         self._fed_seconds = 0.0
         self._feeding = False
+        self._feeding_from = 0.0
+        """Stream time of the first block fed to the recognizer in this utterance."""
         self._resyncing = False
         self._held_seconds = 0.0
         self._source_healthy = True
@@ -281,6 +316,10 @@ class Listener:
             # Only the game's residual from here: what began was its own, unless the
             # player was heard in it, and then their command is lost unanswered.
             lost = self._player_found and self._activity.heard_speech
+            if lost and self.watch_under_guard:
+                # The game talks on under the watched guard: a start the detector took
+                # for the player is asked about only if their voice carried it.
+                lost = self._voiced_between(self._feeding_from, judged.block.start)
             self._call_recognizer(self.recognizer.reset)
             self._feeding = False
             self._forget_utterance()
@@ -292,7 +331,7 @@ class Listener:
         self._activity.feed(block.pcm)
         if self._activity.is_speaking and self._is_nothing_playing(start):
             self._player_heard = True
-        if not self.gate.admits(start, start + block.duration):
+        if not self.watch_under_guard and not self.gate.admits(start, start + block.duration):
             if self._feeding:
                 if self._activity.heard_speech and self._player_heard:
                     self._dropped(start)
@@ -321,6 +360,7 @@ class Listener:
         if not self._feeding:
             self._timeline.add(self._fed_seconds, block.start)
             self._feeding = True
+            self._feeding_from = block.start
         results = self._call_recognizer(lambda: self.recognizer.accept_audio(block.pcm))
         self._fed_seconds += block.duration
         self._deliver(results)
@@ -405,6 +445,17 @@ class Listener:
                                                              WINDOW_BEFORE)
             if self.over_game is not None:
                 mapped = self._decided_over_game(mapped, recognizer_accepts)
+            if mapped.is_final and mapped.text and self._under_guard(mapped):
+                # Heard under the game's voice: the echo guard does not act on it, and
+                # says so rather than let the player wait for an answer that never comes,
+                # unless it was the game's own voice (too little of the player's in it,
+                # or the game's words around it), which nobody is waiting on.
+                self.heard_under_guard += 1
+                self._forget_utterance()
+                self._player_done()
+                if self._voiced_by_player(mapped):
+                    self._lost(self.clock.now())
+                continue
             if mapped.is_final:
                 if mapped.text:  # a cough must not close a push-to-talk window
                     self.gate.utterance_finished(self.clock.now())
@@ -413,6 +464,33 @@ class Listener:
                 self._callback(self._on_result, mapped)
             elif self._on_partial is not None:
                 self._callback(self._on_partial, mapped)
+
+    def _under_guard(self, result: Recognition) -> bool:
+        """With `watch_under_guard`: whether the echo guard would have kept any of
+        `result`'s speech from the recognizer (the game speaking, or its echo's tail)."""
+        if not self.watch_under_guard or not self._offsets:
+            return False
+        start, end = result.speech_span
+        offset = min(self._offsets)
+        return not self.gate.admits(offset + start, offset + max(end, start))
+
+    def _voiced_by_player(self, result: Recognition) -> bool:
+        """Whether a final heard under the game's voice, accepted or refused, carried
+        the player's voice: enough of its frames judged theirs, and not the
+        game's own words around it (`self_echo`)."""
+        start, end = result.speech_span
+        if not self._voiced_between(start, end):
+            return False
+        if self.spoken is None or not self._offsets:
+            return True
+        as_command = dataclasses.replace(result, rejected=False)
+        return not refused_if_echo(as_command, self.spoken, min(self._offsets)).rejected
+
+    def _voiced_between(self, start: float, end: float) -> bool:
+        """Whether at least `guard_prompt_minimum` of the frames from stream time `start`
+        to `end` were judged the player's voice."""
+        share = self.evidence.loud_share(start, max(end, start + FRAME_SECONDS))
+        return share is not None and share >= self.guard_prompt_minimum
 
     def _decided_over_game(self, result: Recognition, recognizer_accepts: bool) -> Recognition:
         """A final command heard while the game could be heard, accepted or refused by the
