@@ -111,3 +111,24 @@ def energies_in_its_own_room(name: str) -> list[float]:
     audio = in_its_own_room(clip, rate, name)
     return [speech_band_energy_db(audio[offset:offset + FRAME])
             for offset in range(0, len(audio) - FRAME + 1, FRAME)]
+
+
+def test_digital_silence_in_a_fluttering_room_does_not_leave_it_deaf() -> None:
+    # A muted microphone, a noise gate, or a noise recording's first samples: a few frames
+    # of nothing drop the floor to nothing. The fluttering room after them is loud by
+    # that floor yet within its own flutter, so it is not speech; it must still teach
+    # the floor and the room again, or no word is ever loud enough to start (the room
+    # benchmark heard nothing for 190 s).
+    settings = EndpointSettings()
+    flutter = [44.0, 47.0, 41.0, 45.0, 43.0, 48.0, 40.0, 46.0]
+    detector = SpeechDetector(settings)
+    feed(detector, flutter * 25)
+    feed(detector, [0.0] * 3)
+    assert detector.floor_db is not None and detector.floor_db < 5.0
+    events = feed(detector, flutter * 25)
+    assert FrameEvent.STARTED not in events, "the room is not speech"
+    assert detector.floor_db > 30.0, "the room taught the floor again"
+    events = feed(detector, [66.0] * 30)
+    assert FrameEvent.STARTED in events
+    # A soft onset is still not the room: fewer frames than that in a row teach nothing.
+    assert settings.room_learns_after > 20
