@@ -158,28 +158,37 @@ def test_without_a_usable_pocketsphinx_whisper_decides_alone(whisper_model: Whis
     assert math.isnan(finals[0].scores["pocketsphinx_agrees"])  # type: ignore[index]
 
 
-@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
-def test_a_doubtful_refusal_is_scored_again_on_a_shifted_window(whisper_model: WhisperModel,
-                                                              monkeypatch: pytest.MonkeyPatch
-                                                              ) -> None:
-    looking = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
-        WhisperSettings(), second_look_from=0.0, second_look_shift=0.02))
+def refusing_everything(whisper_model: WhisperModel, monkeypatch: pytest.MonkeyPatch,
+                        settings: WhisperSettings) -> tuple[WhisperRecognizer, list[int]]:
+    """A recognizer whose acceptance model accepts nothing (every scoring is a doubtful
+    refusal), and the length of every window it scores, in order."""
+    looking = WhisperRecognizer(whisper_model, settings=settings)
     assert looking._acceptance is not None
-    # A model that accepts nothing: every scoring is a doubtful refusal.
     looking._acceptance = dataclasses.replace(looking._acceptance, threshold=1.01)
     windows: list[int] = []
-    scorings: list[int] = []
-    score_window, score = looking._score_window, looking._score
+    score_window = looking._score_window
 
     def counted_window(audio: np.ndarray) -> object:
         windows.append(len(audio))
         return score_window(audio)
 
+    monkeypatch.setattr(looking, "_score_window", counted_window)
+    return looking, windows
+
+
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_a_doubtful_refusal_is_scored_again_on_a_shifted_window(whisper_model: WhisperModel,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    looking, windows = refusing_everything(whisper_model, monkeypatch, dataclasses.replace(
+        WhisperSettings(), second_look_from=0.0, second_look_shift=0.02))
+    scorings: list[int] = []
+    score = looking._score
+
     def counted_score() -> object:
         scorings.append(len(windows))
         return score()
 
-    monkeypatch.setattr(looking, "_score_window", counted_window)
     monkeypatch.setattr(looking, "_score", counted_score)
     pcm, _ = read_wav(REAL_VOICES / "5_jackson_0.wav")
     finals = hear(looking, pcm)
@@ -204,18 +213,8 @@ def test_a_doubtful_refusal_is_scored_again_on_a_shifted_window(whisper_model: W
 @pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
 def test_a_second_look_at_other_speeds_scores_the_utterance_once_per_speed(
         whisper_model: WhisperModel, monkeypatch: pytest.MonkeyPatch) -> None:
-    looking = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
+    looking, windows = refusing_everything(whisper_model, monkeypatch, dataclasses.replace(
         WhisperSettings(), second_look_from=0.0, second_look_speeds=(0.9, 1.1)))
-    assert looking._acceptance is not None
-    looking._acceptance = dataclasses.replace(looking._acceptance, threshold=1.01)
-    windows: list[int] = []
-    score_window = looking._score_window
-
-    def counted_window(audio: np.ndarray) -> object:
-        windows.append(len(audio))
-        return score_window(audio)
-
-    monkeypatch.setattr(looking, "_score_window", counted_window)
     pcm, _ = read_wav(REAL_VOICES / "5_jackson_0.wav")
     finals = hear(looking, pcm)
     assert finals and all(final.rejected for final in finals)
