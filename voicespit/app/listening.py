@@ -69,18 +69,14 @@ def choose_listening(asked: str, loudspeaker: bool,
     loudspeaker the microphone may hear."""
     if asked == "auto" and not loudspeaker:
         return Listening("headphones", None, SENTENCES["headphones"])
-    if asked in ("auto", "echo_guard"):
-        # The canceller only watches here: without one the guard is the same promise,
-        # so nothing is said about it.
-        try:
-            canceller = make_canceller()
-        except CancellerError:
-            return Listening("echo_guard", None, SENTENCES["echo_guard"])
-        return Listening("echo_guard", canceller, SENTENCES["echo_guard"], make_linear())
-    if asked != "always":
+    if asked not in ("auto", "echo_guard", "always"):
         return Listening(asked, None, SENTENCES[asked])
+    mode = "always" if asked == "always" else "echo_guard"
     try:
         canceller = make_canceller()
     except CancellerError:
-        return Listening("echo_guard", None, NO_CANCELLER)
-    return Listening("always", canceller, SENTENCES["always"], make_linear())
+        # Under the echo guard the canceller only watches: without one the guard keeps
+        # the same promise, so only `always` has something to say about it.
+        return Listening("echo_guard", None,
+                         NO_CANCELLER if mode == "always" else SENTENCES["echo_guard"])
+    return Listening(mode, canceller, SENTENCES[mode], make_linear())

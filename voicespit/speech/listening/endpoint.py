@@ -178,9 +178,8 @@ class SpeechDetector:
                 if energy_db <= self._speech_above():
                     self._loud_run = 0
                     self._unheard_run += 1
-                    if self._unheard_run < settings.room_learns_after:
-                        return FrameEvent.QUIET
-                    self._learn_room(energy_db)
+                    if self._unheard_run >= settings.room_learns_after:
+                        self._learn_room(energy_db)
                     return FrameEvent.QUIET
                 self._unheard_run = 0
                 self._loud_run += 1

@@ -197,8 +197,6 @@ class Listener:
         """Commands the recognizer refused that `over_game` acted on."""
         self.over_game_refused = 0
         """Commands the recognizer accepted that `over_game` refused."""
-        self.heard_under_guard = 0
-        """With `watch_under_guard`: results heard under the game's voice, answered as lost."""
         self.talk_over = TalkOver(talk, self.detector, gate, answer_wait, self._notify) \
             if watching and talk is not None else None
         """Hush, barge-in and resume (`talk_over`); None when the talk is not watched."""
@@ -450,7 +448,6 @@ class Listener:
                 # says so rather than let the player wait for an answer that never comes,
                 # unless it was the game's own voice (too little of the player's in it,
                 # or the game's words around it), which nobody is waiting on.
-                self.heard_under_guard += 1
                 self._forget_utterance()
                 self._player_done()
                 if self._voiced_by_player(mapped):
@@ -475,13 +472,13 @@ class Listener:
         return not self.gate.admits(offset + start, offset + max(end, start))
 
     def _voiced_by_player(self, result: Recognition) -> bool:
-        """Whether a final heard under the game's voice, accepted or refused, carried
-        the player's voice: enough of its frames judged theirs, and not the
-        game's own words around it (`self_echo`)."""
+        """Whether a final heard under the game's voice (`_under_guard`, so the clock
+        offset is known), accepted or refused, carried the player's voice: enough of its
+        frames judged theirs, and not the game's own words around it (`self_echo`)."""
         start, end = result.speech_span
         if not self._voiced_between(start, end):
             return False
-        if self.spoken is None or not self._offsets:
+        if self.spoken is None:
             return True
         as_command = dataclasses.replace(result, rejected=False)
         return not refused_if_echo(as_command, self.spoken, min(self._offsets)).rejected
