@@ -89,6 +89,7 @@ class Recording(WhisperRecognizer):
             "pooled": answer.window.pooled.astype(np.float32),
             "second": (second.totals.astype(np.float32), second.deficits.astype(np.float32)),
             "first_word_deficit": (answer.window.first_word_deficit, second.first_word_deficit),
+            "leaning_taken": (self.settings.leaning_weight * self._leaning).astype(np.float32),
             "speech_seconds": answer.speech_seconds,
             "above_floor_db": answer.above_floor_db,
             "pocketsphinx": answer.heard_by_pocketsphinx})
@@ -187,7 +188,7 @@ class Rule:
         window = averaged([first, second], table)
         again = choose(window, table)
         tokens = int(lengths[again.form])
-        log_probability = float(window.totals[again.form]) - WhisperSettings.token_bonus * tokens
+        log_probability = _without_bonus(final, window.totals, again.form, tokens)
         assert self.acceptance is not None, "only the model looks again"
         model = dataclasses.replace(self.acceptance,
                                     threshold=self.acceptance.threshold + self.second_look_bar)
@@ -198,10 +199,15 @@ class Rule:
 
 
 def recorded_log_probability(final: dict[str, Any], choice: Choice, tokens: int) -> float:
-    """The best form's log-probability without the token bonus the recording added
-    (recordings have no prior)."""
-    return float(_first_window(final["totals"])[choice.form]) \
-        - WhisperSettings.token_bonus * tokens
+    """The best form's log-probability without the bonus the recording added."""
+    return _without_bonus(final, _first_window(final["totals"]), choice.form, tokens)
+
+
+def _without_bonus(final: dict[str, Any], totals: np.ndarray, form: int, tokens: int) -> float:
+    """`totals[form]` less what the recording added to it: the token bonus, and its
+    leaning taken off (recordings have no prior; older ones took no leaning off)."""
+    taken = float(final["leaning_taken"][form]) if "leaning_taken" in final else 0.0
+    return float(totals[form]) - WhisperSettings.token_bonus * tokens + taken
 
 
 def form_lengths(recording: dict[str, Any]) -> np.ndarray:
