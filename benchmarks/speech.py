@@ -47,6 +47,10 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper without the leaning": dataclasses.replace(
         WHISPER, leaning_weight=0.0,
         acceptance_file=Path(__file__).with_name("whisper_acceptance_without_leaning.json")),
+    # The leaning taken off, the acceptance model fitted on the three command recordings
+    # alone (as every default before round 15), not with real chatter beside them.
+    "whisper, fitted on commands only": dataclasses.replace(
+        WHISPER, acceptance_file=Path(__file__).with_name("whisper_acceptance_commands_only.json")),
     # The rule until this round: the cross-check's margins and the deficit limit.
     "whisper with the hand rule": dataclasses.replace(WHISPER, fitted_acceptance=False),
     # The pruning distance until this round (the same decisions on every tuning split).

@@ -7,7 +7,9 @@ How an utterance goes:
 2. At the first short pause the utterance so far, plus a short silent margin,
    becomes log-mel features; CTranslate2's encoder runs on that window only
    (not Whisper's 30 s), and `sentence_scorer` gives every sentence of the
-   grammar its log-probability by teacher forcing. The answer is ready when
+   grammar its log-probability by teacher forcing, less a share of its
+   log-probability with nobody speaking (`leaning_weight`: Whisper's own leaning
+   towards short, common sentences). The answer is ready when
    the end of speech is confirmed: a command nothing longer begins with goes
    out at once, one that could go on ("seven", which "seven on left" begins)
    when the pause has lasted `settle_frames`. Speech that resumes discards the
@@ -101,9 +103,10 @@ class WhisperSettings:
     audio with nobody speaking, `whisper_leaning`) is taken off the sentence's score.
     0: none. Replayed on the tuning splits (Whisper's top choice, no refusal), 0.4
     took espeak-ng's whole commands from 0.866 / 0.716 / 0.634 (clean / 20 / 10 dB)
-    to 0.986 / 0.929 / 0.901 and left real voices' bare ranks where they were
-    (0.983 / 0.906 to 0.983 / 0.908); real voices did best at 0.3, espeak-ng at 0.5
-    (LEVERS.md, round 15)."""
+    to 0.986 / 0.915 / 0.915 and real voices' bare ranks from 0.983 / 0.906 (quiet /
+    10 dB) to 0.989 / 0.906; real voices did best at 0.3, espeak-ng at 0.5 to 0.6
+    (LEVERS.md, round 15). It costs scoring time: a long sentence's large bonus keeps
+    its branch from being pruned early."""
     prune_within: float = 3.0
     """Branches further than this behind the best sentence are not decoded. 3.0 (and
     2.5 .. 5.0) made exactly the decisions of 8.0 on all three tuning splits with the
