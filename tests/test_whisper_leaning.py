@@ -20,11 +20,10 @@ from voicespit.speech.recognizers.whisper_leaning import content_free_window
 from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, WhisperSettings
 
-LEANED_AWAY = (("en-us", "opponent's cards"), ("en-gb-x-rp", "ace on left"),
-               ("en+m3", "ace on left"), ("en+m3", "ace left"))
+LEANED_AWAY = (("en-us", "opponent's cards"), ("en-gb-x-rp", "play spit"),
+               ("en-gb-x-rp", "ace left"), ("en+m3", "ace on left"), ("en-us+f2", "play spit"))
 """Commands Whisper's top choice turned into another with its leaning left in ("no",
-"eight on the left", "what's on the left", "eight left"): found on voices of the
-tuning split."""
+"play speed", "eight", "what's on the left", "play speed"): voices of the tuning split."""
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
