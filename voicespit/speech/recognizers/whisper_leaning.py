@@ -7,8 +7,9 @@ sentence once on audio with no speech in it measures the leaning, and taking par
 it off each utterance's scores (`WhisperSettings.leaning_weight`) leaves more of what
 the audio itself says: the "contextual calibration" of a classifier built on a
 language model (Zhao et al., 2021), and the pointwise mutual information between the
-sentence and the audio when the weight is one. Measured once per grammar; it costs
-nothing per utterance.
+sentence and the audio when the weight is one. Measured once per grammar, so an
+utterance is scored no more times than before; but the pruning must allow for a long
+sentence's larger bonus, which doubled the scoring time (benchmarks/LEVERS.md, round 15).
 """
 
 from __future__ import annotations
