@@ -22,6 +22,7 @@ from voicespit.engine.events import (
     RoundOver,
     RoundStarted,
     ScoresChanged,
+    Stalemate,
 )
 from voicespit.match.events import (
     IntentRefused,
@@ -155,6 +156,29 @@ def test_a_round_starts_on_its_games_own_call_spit_in_spit_and_go_in_speed() -> 
     assert (spit.text, speed.text) == ("Spit!", "Go!")
     assert spit.topic == speed.topic == "countdown"
     assert Narrator(Verbosity.TERSE).narrate(RoundStarted(1), speed_state()) == []
+
+
+def test_after_a_spit_stalemate_the_spit_is_called_before_the_first_card_turns_up() -> None:
+    # Both players say "spit" again at a stalemate (RULES.md); the round's start said it,
+    # the stalemate's countdown used to end on the cards alone.
+    narrator = Narrator()
+    state = spit_state()
+    narrator.narrate(Stalemate(), state)
+    for left in (3, 2, 1):
+        narrator.narrate(SpitCountdown(left), state)
+    first = narrator.narrate(CardSpat(0, 0, JACK), state)
+    second = narrator.narrate(CardSpat(1, 1, NINE), state)
+    assert [a.text for a in first] == ["Spit!", "Left: jack."]
+    assert first[0].topic == "countdown"
+    assert [a.text for a in second] == ["Right: nine."]
+    # Speed has no call, terse leaves it to the cue, and a round's own start calls it once.
+    for other, game in ((Narrator(), speed_state()), (Narrator(Verbosity.TERSE), state)):
+        other.narrate(Stalemate(), game)
+        assert "Spit!" not in [a.text for a in other.narrate(CardSpat(0, 0, JACK), game)]
+    starting = Narrator()
+    starting.narrate(Stalemate(), state)
+    assert [a.text for a in starting.narrate(RoundStarted(2), state)] == ["Spit!"]
+    assert [a.text for a in starting.narrate(CardSpat(0, 0, JACK), state)] == ["Left: jack."]
 
 
 def test_slap_now_comes_from_the_side_of_the_smaller_pile() -> None:

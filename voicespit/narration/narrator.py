@@ -112,6 +112,9 @@ class Narrator:
         "Say ready.", which would compete with the coach's "Say my cards."."""
         self._ready: set[int] = set()
         """Seats that said ready since the last deal or stalemate."""
+        self._spit_due = False
+        """A stalemate's spit cards are still to turn up: the first one is called
+        ("Spit!", as both players say it again: RULES.md), as at a round's start."""
 
     def remember(self, announcement: Announcement) -> None:
         """`announcement` was presented: "repeat" says it again (never a "Say again?")."""
@@ -142,7 +145,8 @@ class Narrator:
             case CardPlayed(player=player, card=card, pile=pile):
                 return [self._pile_change(card, pile, colours, player)]
             case CardSpat(player=player, pile=pile, card=card):
-                return [self._pile_change(card, pile, colours, None),
+                called = self._stalemate_call(state, terse)
+                return [*called, self._pile_change(card, pile, colours, None),
                         *self._last_spit_card(player, state)]
             case CardTurnedUp(player=player, stock=stock, card=card):
                 return self._turned_up(player, stock, card, state, colours)
@@ -161,9 +165,13 @@ class Narrator:
                 return self._last_draw(player, state)
             case Stalemate():
                 self._ready = set()
+                self._spit_due = True
                 return [Announcement("Stuck." if terse else "Nobody can play.", "stalemate",
                                      Priority.HIGH, Cue.STALEMATE)]
-            case RoundStarted() if not terse:
+            case RoundStarted():
+                self._spit_due = False
+                if terse:
+                    return []
                 return [Announcement(START_CALLS[state.rules.game], "countdown", Priority.HIGH)]
             case SpitCountdown(seconds_left=left):
                 word = COUNTDOWN_WORDS.get(left, str(left)) + "."
@@ -411,6 +419,14 @@ class Narrator:
             return f"{who} nothing: {pile} draw pile is empty."
         cards = "the card" if gained == 1 else "the cards"
         return f"{who} {gained}: {cards} left in {pile} draw pile."
+
+    def _stalemate_call(self, state: State, terse: bool) -> list[Announcement]:
+        """"Spit!" before the first spit card a Spit stalemate turns up (Speed has no
+        call), unless terse; nothing for the cards after it."""
+        due, self._spit_due = self._spit_due, False
+        if not due or terse or state.rules.game != "spit":
+            return []
+        return [Announcement(START_CALLS["spit"], "countdown", Priority.HIGH)]
 
     def _game_over(self, winner: int | None) -> Announcement:
         if winner is None:
