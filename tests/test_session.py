@@ -273,9 +273,12 @@ def test_a_whole_match_typed_against_the_opponent_ends_and_counts_in_the_profile
     assert harness.profile.opponent_seconds_per_card == pytest.approx(2.0)
     refused = [line for line in harness.lines() if "cannot go there" in line]
     assert refused, "the player's mistakes were refused with a reason"
-    harness.type("yes")
+    # "Play again?" is answered "yes", or in the player's own words.
+    harness.type("yes" if game == "spit" else "play again")
     harness.run(0.5)
     assert harness.session.games_started == 2
+    new = harness.session.game
+    assert harness.session.question is None and new is not None and not new.ended
 
 
 def test_the_adaptive_pace_settling_after_the_game_leaves_the_question_last() -> None:
