@@ -79,9 +79,9 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # The default until the second look: a doubtful refusal is not scored again.
     "whisper without the second look": dataclasses.replace(WHISPER, second_look_from=None),
     # The same with Whisper's own first word as a feature (threshold 0.82 as its cost
-    # chose): fewer mistakes still, and fewer commands (README, round 10).
-    # This row and the next two: their models were fitted with the leaning left in
-    # (before round 15), so they are measured that way.
+    # chose): fewer mistakes still, and fewer commands (README, round 10). This row,
+    # "whisper, fitted with real chatter" and "whisper with the prompt" run with the
+    # leaning left in: their models were fitted so (before round 15).
     "whisper, first word and real chatter": dataclasses.replace(
         WHISPER, leaning_weight=0.0,
         acceptance_file=Path(__file__).with_name("whisper_acceptance_first_word.json")),

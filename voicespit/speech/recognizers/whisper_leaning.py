@@ -27,7 +27,7 @@ HISS_DBFS = -40.0
 """The room with nobody in it: a quiet hiss. On the tuning splits any such window gave
 about the same leaning (digital silence, white or pink noise from -60 to -26 dBFS, 1 to
 2 s, a real room's noise before each command, or the mean of several), so the
-cheapest is measured: one window, about 0.8 s for the whole grammar."""
+cheapest is measured: one window, about 0.6 s for the whole grammar."""
 SEED = 20261203
 """The hiss is the same every time, so a grammar's leaning is too."""
 

@@ -467,15 +467,20 @@ class WhisperRecognizer(EndpointingRecognizer):
             return np.zeros(len(texts))
         missing = [index for index, text in enumerate(texts) if text not in self._leanings]
         if missing:
-            # Every form scored, nothing pruned. A form's score does not depend on the
-            # others scored with it, only on the tokens the softmax covers (the common
-            # ones and every grammar word seen so far: the whole grammar's from the
-            # start), so it is kept per text for the narrower grammars that follow.
+            # Only the forms not measured yet, every one scored, nothing pruned. A form's
+            # score does not depend on the others scored with it, only on the tokens the
+            # softmax covers (the common ones and every grammar word seen so far: the
+            # whole grammar's from the start), so it is kept per text for the narrower
+            # grammars that follow.
+            trie = self._trie if len(missing) == len(texts) else TokenTrie(
+                self._trie.prefix, [self._tokens[index] for index in missing],
+                self.model.end_of_text)
             audio = content_free_window(self.settings.trailing_silence)
             with self._threads.limit(limits=1, user_api="blas"):
                 encoded = self.model.encode(log_mel(audio / 32768.0))
-                scores = self._trie.score(self._decoder, encoded).log_probability
-            self._leanings.update((texts[index], float(scores[index])) for index in missing)
+                scores = trie.score(self._decoder, encoded).log_probability
+            self._leanings.update(zip((texts[index] for index in missing),
+                                      scores.tolist(), strict=True))
         return np.asarray([self._leanings[text] for text in texts])
 
     def _bonus_for(self, preferred: frozenset[str]) -> np.ndarray:
