@@ -163,10 +163,12 @@ class Job:
     """Refuse a command the game's own words around it also make (`speech/listening/self_echo.py`)."""
     hush: bool = True
     """Hush the game's voice as soon as the player may be talking (`Mixer.hush`)."""
+    quiet_own_refusals: bool = True
+    """Answer no refusal of the game's own voice "Say again?" (`Listener.quiet_own_refusals`)."""
     near_end_minimum: float | None = None
+    """The listener's least share of the player's frames in a command (None: its default)."""
     talk: dict[str, float] = field(default_factory=dict)
     """Talk detector settings changed from the game's (`barge_in.TalkSettings`), to try one."""
-    """The listener's least share of the player's frames in a command (None: its default)."""
     noise_below_db: float = NOISE_BELOW_PLAYER_DB
     """How far under the player the room's noise is (a quiet room: 40)."""
     record: bool = False
@@ -200,8 +202,15 @@ class Outcome:
     barge_ins: int = 0
     said_again: int = 0
     """Commands answered with "I was talking: say it again" (echo guard)."""
+    refusals_voiced: int = 0
+    """Refused (or empty) finals the listener handed on: the game answers each "Say
+    again?" (`VoiceCommands.on_recognition`), to the player or, with nobody speaking, to
+    nobody."""
+    refusals_unsaid: int = 0
+    """Refusals of the game's own voice the listener kept from the game (no "Say
+    again?": `Listener.refusals_unsaid`)."""
     answered_again: int = 0
-    """Of the commands over the game that were not heard, those that got that answer."""
+    """Of the commands over the game that were not heard, those that got either answer."""
     barge_latencies_ms: list[float] = field(default_factory=list)
     canceller_cpu: float = 0.0
     held_back: int = 0
@@ -308,6 +317,7 @@ def run(job: Job) -> Outcome:
                         watch_under_guard=job.mode == "watch")
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
+    listener.quiet_own_refusals = job.quiet_own_refusals
     if job.over_game and listener.mask is not None:
         listener.over_game = over_game.fitted()
     if job.record:  # every frame judgement of the run, to describe each final afterwards
@@ -327,6 +337,7 @@ def run(job: Job) -> Outcome:
         outcome.hushes = listener.talk_over.hushes
         outcome.false_hushes = listener.talk_over.false_hushes
     outcome.unvoiced_refusals = listener.unvoiced_refusals
+    outcome.refusals_unsaid = listener.refusals_unsaid
     outcome.over_game_taken = listener.over_game_taken
     outcome.over_game_refused = listener.over_game_refused
     return outcome
@@ -337,6 +348,8 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
           spans: list[tuple[float, float]]) -> None:
     finals = [r for r in results if r.is_final and r.text]
     accepted = [r for r in finals if not r.rejected and command_in(r.text) is not None]
+    refused = [r for r in results if r.is_final and (r.rejected or not r.text.strip())]
+    outcome.refusals_voiced = len(refused)
     heard = [(r.speech_span[0], command_in(r.text)) for r in accepted]
     ends = [r.speech_span[1] for r in accepted]
     owner = {i: owned for i, (at, _) in enumerate(heard)
@@ -358,7 +371,8 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
         elif commands:
             outcome.wrong += 1
         elif any(clock_start + utterance.onset - 0.3 <= at < clock_start + window_end
-                 for at in said_again):
+                 for at in said_again) \
+                or any(_owner(*r.speech_span, placed) == index for r in refused):
             outcome.answered_again += 1
         stopped = _barge_latency(utterance, far, processing, clock_start, spans)
         outcome.stop_latencies_ms.extend(stopped)
@@ -464,6 +478,7 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     jobs = []
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
               "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
+              "quiet_own_refusals": not args.answer_every_refusal,
               "noise_below_db": args.noise_below, "record": args.record is not None,
               "talk": talk_settings(args.talk),
               "over_game": args.over_game == "on"}
@@ -502,14 +517,20 @@ def p95(values: list[float]) -> float | None:
     return float(np.percentile(values, 95))
 
 
+def asked_nobody(outcome: Outcome) -> int:
+    """With nobody speaking (the narration alone): the times the game asked them to say
+    it again, "I was talking: say it again" or "Say again?"."""
+    return outcome.said_again + outcome.refusals_voiced
+
+
 def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, object]:
     """The table for --narration-only: what the game's own voice did, room by room."""
     print("\n| mode | room | narration alone: false commands | refused as its own words "
-          "| barge-ins | say-again | canceller CPU |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+          "| barge-ins | asked nobody to say it again | refusals kept quiet | canceller CPU |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for o in outcomes:
         print(f"| {o.label} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
-              f"| {o.self_echoes} | {o.barge_ins} | {o.said_again} "
+              f"| {o.self_echoes} | {o.barge_ins} | {asked_nobody(o)} | {o.refusals_unsaid} "
               f"| {100 * o.canceller_cpu:.1f} % |")
     always = [o for o in outcomes if o.mode == "always" and o.label == _headline(outcomes)]
     summary: dict[str, object] = {}
@@ -518,6 +539,7 @@ def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[
         mask_echo=not args.no_mask, self_echo=not args.no_self_echo,
         false_commands=sum(o.false_commands for o in always),
         false_barge_ins=sum(o.barge_ins for o in always),
+        asked_nobody=sum(asked_nobody(o) for o in always),
         self_echoes=sum(o.self_echoes for o in always),
         cpu_share=round(statistics.median(o.canceller_cpu for o in always), 4)
         if always else None,
@@ -533,7 +555,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
     silent_accuracy = silent.correct / max(1, silent.commands)
     print(f"\nCommands with the game silent: accuracy {silent_accuracy:.3f} "
           f"({silent.correct}/{silent.commands}), wrong {silent.wrong / max(1, silent.commands):.3f}")
-    print("\n| mode | room | narration alone: false commands | barge-ins | say-again "
+    print("\n| mode | room | narration alone: false commands | barge-ins | asked nobody "
           "| commands over the game: accuracy | ratio | wrong | lost, answered | "
           "barge-in p50 / p95 ms | canceller CPU |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -542,6 +564,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
         alone = {o.condition: o for o in outcomes if o.label == label and not o.with_commands}
         talking = {o.condition: o for o in outcomes if o.label == label and o.with_commands}
         ratios, wrongs, false_total, stray_total, latencies, cpu = [], [], 0, 0, [], []
+        nobody_total = 0
         for name, quiet in alone.items():
             busy = talking[name]
             accuracy = busy.correct / max(1, busy.commands)
@@ -555,18 +578,20 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
             strays = f", {busy.false_commands} over the commands" if busy.false_commands else ""
             print(f"| {label} | {name} | {quiet.false_commands} ({quiet.seconds / 60:.0f} min)"
                   f"{strays} "
-                  f"| {quiet.barge_ins} | {quiet.said_again} | {accuracy:.3f} | {ratio:.2f} "
+                  f"| {quiet.barge_ins} | {asked_nobody(quiet)} | {accuracy:.3f} | {ratio:.2f} "
                   f"| {wrong:.3f} | {lost}, {busy.answered_again} | {lat_text} "
                   f"| {100 * busy.canceller_cpu:.1f} % |")
             ratios.append(ratio)
             wrongs.append(wrong)
             false_total += quiet.false_commands
+            nobody_total += asked_nobody(quiet)
             stray_total += busy.false_commands
             latencies.extend(lat)
             cpu.append(busy.canceller_cpu)
         figures[label] = {
             "false_commands": false_total,
             "stray_commands": stray_total,
+            "asked_nobody": nobody_total,
             "accuracy_ratio": round(min(ratios), 4) if ratios else None,
             "wrong_rate": round(max(wrongs), 4) if wrongs else None,
             "barge_in_p95_ms": round(p95(latencies) or 0.0, 1) if latencies else None,
@@ -636,6 +661,9 @@ def main() -> None:
                              "baseline)")
     parser.add_argument("--no-hush", action="store_true",
                         help="never hush the game on a suspicion, only stop it (the baseline)")
+    parser.add_argument("--answer-every-refusal", action="store_true",
+                        help="answer \"Say again?\" to refusals of the game's own voice too "
+                             "(the baseline)")
     parser.add_argument("--over-game", nargs="?", const="on", choices=("on", "both"),
                         help="let the over-the-game model (over_game.json) decide on commands "
                              "heard over the game instead of Whisper (the game does not)")

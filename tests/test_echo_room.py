@@ -16,7 +16,15 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import over_game as over_game_fit
-from benchmarks.echo import Job, Outcome, commands_for, data_dir, run, talk_settings
+from benchmarks.echo import (
+    Job,
+    Outcome,
+    asked_nobody,
+    commands_for,
+    data_dir,
+    run,
+    talk_settings,
+)
 from benchmarks.over_game import files_of
 from benchmarks.room import RoomCondition
 from voicespit.speech.listening import over_game
@@ -62,6 +70,23 @@ def test_the_live_rooms_first_minute_of_narration_gives_no_command() -> None:
     assert len(taken) == unchecked.false_commands
     for heard in taken:
         assert heard["scores"]["near_end_share"] < NEAR_END_MINIMUM, heard
+
+
+def test_what_is_refused_of_the_games_own_voice_asks_nobody_to_say_it_again() -> None:
+    # The recognizer refuses some of what the canceller leaves of the game's words in the
+    # live room. Each refusal used to reach the game, which said "Say again?" with nobody
+    # speaking and talked over its own next words. Those none of whose frames were judged
+    # the player's are now kept quiet; the rest are still answered (a refused word of the
+    # player's: test_listening.py), and nothing else the listener does changes.
+    def live_room(quiet: bool) -> Outcome:
+        return run(Job(LIVE_LOUD_ROOM, "always", False, "tuning", "auto", "webrtc", 120.0,
+                       quiet_own_refusals=quiet))
+
+    answered, kept_quiet = live_room(quiet=False), live_room(quiet=True)
+    assert answered.refusals_unsaid == 0
+    assert kept_quiet.refusals_unsaid >= 1, "the game's own voice gave refusals to keep quiet"
+    assert asked_nobody(kept_quiet) <= asked_nobody(answered) - 1, kept_quiet.heard
+    assert kept_quiet.false_commands == answered.false_commands == 0
 
 
 def test_the_recorded_finals_count_as_the_benchmark_counts_them() -> None:

@@ -64,7 +64,7 @@ def refused_if_unvoiced(result: Recognition, evidence: NearEndEvidence, minimum:
     Without the game around, the share says nothing (the player alone in a quiet room)."""
     if not result.is_final or result.rejected or not result.text:
         return result
-    if not _game_heard_around(result, evidence, before):
+    if not game_heard_around(result, evidence, before):
         return result
     start, end = result.speech_span
     share = evidence.loud_share(start, max(end, start + FRAME_SECONDS))
@@ -88,13 +88,13 @@ def refused_if_tie_broken_over_the_game(result: Recognition, evidence: NearEndEv
     scores = result.scores or {}
     if not result.is_final or result.rejected or not scores.get("tie_broken"):
         return result
-    if not _game_heard_around(result, evidence, before):
+    if not game_heard_around(result, evidence, before):
         return result
     return dataclasses.replace(result, rejected=True,
                                scores={**scores, "tie_broken_over_game": 1.0})
 
 
-def _game_heard_around(result: Recognition, evidence: NearEndEvidence, before: float) -> bool:
+def game_heard_around(result: Recognition, evidence: NearEndEvidence, before: float) -> bool:
     """Whether the game could be heard during `result`'s speech or `before` seconds before."""
     start, end = result.speech_span
     return evidence.game_audible(start - before, end)
