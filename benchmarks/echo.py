@@ -348,7 +348,7 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
           spans: list[tuple[float, float]]) -> None:
     finals = [r for r in results if r.is_final and r.text]
     accepted = [r for r in finals if not r.rejected and command_in(r.text) is not None]
-    refused = [r for r in results if r.is_final and (r.rejected or not r.text.strip())]
+    refused = [r for r in results if r.is_final and r.unusable]
     outcome.refusals_voiced = len(refused)
     heard = [(r.speech_span[0], command_in(r.text)) for r in accepted]
     ends = [r.speech_span[1] for r in accepted]

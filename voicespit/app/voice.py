@@ -124,7 +124,7 @@ class VoiceCommands:
     def on_recognition(self, recognition: Recognition) -> None:
         if not recognition.is_final:
             return
-        if recognition.rejected or not recognition.text.strip():
+        if recognition.unusable:
             self.session.handle_unheard()
         else:
             self.session.handle_text(recognition.text, spoken=True)

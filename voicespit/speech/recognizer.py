@@ -43,6 +43,11 @@ class Recognition:
     """The engine's own measurements behind `confidence` and `rejected` (for tuning)."""
 
     @property
+    def unusable(self) -> bool:
+        """Refused, or no words in it: a final one the game answers "Say again?"."""
+        return self.rejected or not self.text.strip()
+
+    @property
     def speech_span(self) -> tuple[float, float]:
         """Where the speech began and ended in the stream; where it is not known, when
         the result came out."""

@@ -79,7 +79,6 @@ from voicespit.speech.listening.echo_mask import EchoMask, Judged
 from voicespit.speech.listening.fed_timeline import FedTimeline
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.near_end import (
-    FRAME_SECONDS,
     NearEndEvidence,
     game_heard_around,
     refused_if_tie_broken_over_the_game,
@@ -496,13 +495,11 @@ class Listener:
         left 25 more of 406 commands lost over the game without a word, for 25 fewer
         questions to nobody in the narration's 72 minutes; asking for one frame, 2 more,
         for 16 fewer (README, "Listening while the game speaks")."""
-        if self.mask is None or not self.quiet_own_refusals \
-                or not (result.rejected or not result.text):
+        if self.mask is None or not self.quiet_own_refusals or not result.unusable:
             return False
         if not game_heard_around(result, self.evidence, WINDOW_BEFORE):
             return False
-        start, end = result.speech_span
-        return self.evidence.loud_share(start, max(end, start + FRAME_SECONDS)) == 0.0
+        return self.evidence.speech_share(*result.speech_span) == 0.0
 
     def _voiced_by_player(self, result: Recognition) -> bool:
         """Whether a final heard under the game's voice (`_under_guard`, so the clock
@@ -519,7 +516,7 @@ class Listener:
     def _voiced_between(self, start: float, end: float) -> bool:
         """Whether at least `guard_prompt_minimum` of the frames from stream time `start`
         to `end` were judged the player's voice."""
-        share = self.evidence.loud_share(start, max(end, start + FRAME_SECONDS))
+        share = self.evidence.speech_share(start, end)
         return share is not None and share >= self.guard_prompt_minimum
 
     def _decided_over_game(self, result: Recognition, recognizer_accepts: bool) -> Recognition:

@@ -39,6 +39,11 @@ class NearEndEvidence:
         """Whether the game could be heard at any time in [start, end)."""
         return any(audible for at, _, audible in self._frames if start <= at < end)
 
+    def speech_share(self, start: float, end: float) -> float | None:
+        """`loud_share` over an utterance's speech from `start` to `end`, one frame at
+        least (a result's span can be empty)."""
+        return self.loud_share(start, max(end, start + FRAME_SECONDS))
+
     def audible_share(self, start: float, end: float) -> float | None:
         """The share of frames in [start, end) the game could be heard in; None when no
         frame of that stretch is kept."""
@@ -67,7 +72,7 @@ def refused_if_unvoiced(result: Recognition, evidence: NearEndEvidence, minimum:
     if not game_heard_around(result, evidence, before):
         return result
     start, end = result.speech_span
-    share = evidence.loud_share(start, max(end, start + FRAME_SECONDS))
+    share = evidence.speech_share(start, end)
     if share is None:
         return result
     scores = {**(result.scores or {}), "near_end_share": share}

@@ -194,7 +194,7 @@ def _decide(result: FileResult, finals: list[tuple[Recognition, float]]) -> None
     result.heard = " | ".join((r.text or "something") + (" (rejected)" if r.rejected else "")
                               for r, _ in finals if r.text or r.rejected)
     for recognition, done in finals:
-        if recognition.rejected or not recognition.text:
+        if recognition.unusable:
             continue
         command = command_in(recognition.text)
         if command is None:
