@@ -43,14 +43,23 @@ FINAL = PocketSphinxSettings()
 WHISPER = WhisperSettings()
 WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper": WHISPER,
+    # The default until round 17: the utterance encoded alone, not padded with silence
+    # towards Whisper's 30 s window, with the acceptance model fitted so.
+    "whisper, window unpadded": dataclasses.replace(
+        WHISPER, window_seconds=None,
+        acceptance_file=Path(__file__).with_name("whisper_acceptance_unpadded.json")),
+    # No limit on how long the speech may be for the command heard (round 17).
+    "whisper without the length limit": dataclasses.replace(WHISPER, longest_word_seconds=None),
     # The default until round 15: Whisper's leaning towards each sentence left in.
     "whisper without the leaning": dataclasses.replace(
         WHISPER, leaning_weight=0.0,
+        window_seconds=None,
         acceptance_file=Path(__file__).with_name("whisper_acceptance_without_leaning.json")),
     # The leaning taken off, the acceptance model fitted on the three command recordings
     # alone (as every default before round 15), not with real chatter beside them.
     "whisper, fitted on commands only": dataclasses.replace(
-        WHISPER, acceptance_file=Path(__file__).with_name("whisper_acceptance_commands_only.json")),
+        WHISPER, window_seconds=None,
+        acceptance_file=Path(__file__).with_name("whisper_acceptance_commands_only.json")),
     # The rule until this round: the cross-check's margins and the deficit limit.
     "whisper with the hand rule": dataclasses.replace(WHISPER, fitted_acceptance=False),
     # The pruning distance until this round (the same decisions on every tuning split).
@@ -84,6 +93,7 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # leaning left in: their models were fitted so (before round 15).
     "whisper, first word and real chatter": dataclasses.replace(
         WHISPER, leaning_weight=0.0,
+        window_seconds=None,
         acceptance_file=Path(__file__).with_name("whisper_acceptance_first_word.json")),
     # The acceptance model fitted with real voices saying words that are not commands
     # ("zero", "one": fsdd-chatter-tuning) beside the three command recordings; held out
@@ -91,6 +101,7 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # elsewhere, so it is not the default (README, round 10).
     "whisper, fitted with real chatter": dataclasses.replace(
         WHISPER, leaning_weight=0.0,
+        window_seconds=None,
         acceptance_file=Path(__file__).with_name("whisper_acceptance_with_real_chatter.json")),
     # The default until round 12: Whisper's refusal stands when PocketSphinx names its
     # close second (LEVERS.md).
@@ -104,6 +115,7 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # model fitted that way; the second look off, as its cost chose (LEVERS.md).
     "whisper with the prompt": dataclasses.replace(
         WHISPER, prompt=PROMPT, second_look_from=None, leaning_weight=0.0,
+        window_seconds=None,
         acceptance_file=Path(__file__).with_name("whisper_acceptance_with_prompt.json")),
 }
 """The Whisper levers, each against the final settings."""

@@ -107,15 +107,19 @@ so that every rule of `CrossCheck` replays over it."""
 
 
 def record(split: str, out: Path, every: int, offset: int = 0,
-           compute_type: str | None = None, model_dir: Path | None = None) -> None:
+           compute_type: str | None = None, model_dir: Path | None = None,
+           window_seconds: float | None = None) -> None:
     """Writes a header, then one pickle per file as it is done (a partial recording
     replays too). `compute_type`: the encoder's (None: the recognizer's own);
-    `model_dir`: another Whisper model folder (None: the shipped tiny.en)."""
+    `model_dir`: another Whisper model folder (None: the shipped tiny.en);
+    `window_seconds`: `WhisperSettings.window_seconds` (None: the default's)."""
     from voicespit.speech.recognizers.whisper_model import WhisperModel
 
     model = WhisperModel.load(model_dir) if compute_type is None else \
         WhisperModel.load(model_dir, compute_type=compute_type)
-    recognizer = Recording(model, settings=RECORDING_SETTINGS)
+    settings = RECORDING_SETTINGS if window_seconds is None else dataclasses.replace(
+        RECORDING_SETTINGS, window_seconds=window_seconds or None)
+    recognizer = Recording(model, settings=settings)
     table = recognizer.table
     with out.open("wb") as file:
         pickle.dump({"split": split, "sentences": list(table.sentences),
@@ -349,6 +353,9 @@ def main() -> None:
                           help="another Whisper model folder (default: the shipped tiny.en)")
     recorder.add_argument("--compute-type", choices=("int8", "float32"),
                           help="the encoder's precision (default: the recognizer's)")
+    recorder.add_argument("--window-seconds", type=float,
+                          help="pad each window with silence to this length (0: none; "
+                               "default: the recognizer's)")
     replayer = commands.add_parser("replay")
     replayer.add_argument("recordings", type=Path, nargs="+")
     replayer.add_argument("--margins", default="1.0,1.25,1.5,2.0")
@@ -363,7 +370,8 @@ def main() -> None:
                           help="list every wrong command and chatter taken, per rule")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.split, args.out, args.every, args.offset, args.compute_type, args.model)
+        record(args.split, args.out, args.every, args.offset, args.compute_type, args.model,
+               args.window_seconds)
         return
     recordings = [load(path) for path in args.recordings]
     rules = grid([float(m) for m in args.margins.split(",")],

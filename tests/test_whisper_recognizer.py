@@ -223,6 +223,42 @@ def test_a_second_look_at_other_speeds_scores_the_utterance_once_per_speed(
     assert slower == round(first / 0.9) and faster == round(first / 1.1), windows
 
 
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_each_window_is_padded_with_silence_to_the_length_asked_for(
+        whisper_model: WhisperModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    padded = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
+        WhisperSettings(), window_seconds=5.0))
+    feature_frames: list[int] = []
+    encode = whisper_model.encode
+
+    def counted(features: np.ndarray) -> np.ndarray:
+        feature_frames.append(features.shape[1])
+        return encode(features)
+
+    monkeypatch.setattr(whisper_model, "encode", counted)
+    pcm, _ = read_wav(REAL_VOICES / "5_jackson_0.wav")
+    assert commands_of(hear(padded, pcm)) == [Command.play(4)]
+    assert feature_frames and set(feature_frames) == {500}, "5 s of 10 ms frames"
+    # Longer audio is neither cut nor padded.
+    assert padded._encoded(np.zeros(6 * SAMPLE_RATE)).shape[0] == 300
+    assert feature_frames[-1] == 600
+
+
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_a_command_heard_in_far_more_speech_than_it_takes_to_say_is_refused(
+        whisper_model: WhisperModel) -> None:
+    # jackson's "five" lasts about half a second: a limit of a tenth of a second a word
+    # refuses it, as the default's two seconds refuses "three" heard in five seconds of
+    # someone's talk.
+    pcm, _ = read_wav(REAL_VOICES / "5_jackson_0.wav")
+    strict = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
+        WhisperSettings(), longest_word_seconds=0.1))
+    finals = hear(strict, pcm)
+    assert finals and all(final.rejected for final in finals), finals
+    assert finals[-1].text == "five", "what was heard is kept, only not acted on"
+    assert commands_of(hear(WhisperRecognizer(whisper_model), pcm)) == [Command.play(4)]
+
+
 def test_a_damaged_acceptance_model_is_a_plain_error(whisper_model: WhisperModel,
                                                      tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:

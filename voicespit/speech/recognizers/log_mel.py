@@ -3,8 +3,9 @@
 The same recipe as OpenAI's `whisper.audio.log_mel_spectrogram` (25 ms Hann
 window, 10 ms hop, Slaney mel filters, log10 floored 8 decades below the
 loudest value, scaled to about -1..1), without torch. Whisper pads its input to
-30 s; the game computes features only for the utterance and a short margin,
-which is what makes the encoder fast enough for a race (SPEECH_NOTES.md).
+30 s; the game computes features for the utterance, a short margin and silence up
+to 5 s (`WhisperSettings.window_seconds`), which is what makes the encoder fast
+enough for a race (SPEECH_NOTES.md).
 """
 
 from __future__ import annotations
