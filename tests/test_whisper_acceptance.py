@@ -9,6 +9,7 @@ fitted over other features is refused. The recognizer's tests run it on real aud
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -17,7 +18,9 @@ import pytest
 from voicespit.speech.logistic import fit
 from voicespit.speech.recognizers.whisper_acceptance import (
     FEATURES,
+    UNCONFIRMED_LEAD,
     AcceptanceModel,
+    acts_on,
     evidence,
     second_look_due,
 )
@@ -52,12 +55,30 @@ def test_evidence_says_how_pocketsphinx_relates_to_the_best_command() -> None:
 
 def test_the_shipped_model_trusts_agreement_and_a_clear_lead() -> None:
     model = AcceptanceModel.fitted()
-    clear = evidence(choice("nine", 3.0, confidence=0.95), "nine", 2, -0.5, 0.5, 35.0)
-    doubtful = evidence(choice("nine", 0.2, confidence=0.5, close_rivals=3), "five on left",
-                        2, -4.0, 0.5, 35.0)
-    assert model.accepts(clear)
-    assert not model.accepts(doubtful)
-    assert model.probability(clear) > model.probability(doubtful)
+    clear = (choice("nine", 3.0, confidence=0.95), "nine", 2, -0.5, 0.5, 35.0)
+    doubtful = (choice("nine", 0.2, confidence=0.5, close_rivals=3), "five on left",
+                2, -4.0, 0.5, 35.0)
+
+    def acted_on(case: tuple[Choice, str, int, float, float, float]) -> bool:
+        return acts_on(*case, model=model, margin=0.0, cross_check=None,
+                       deficit_per_token=0.0)
+
+    assert acted_on(clear)
+    assert not acted_on(doubtful)
+    assert model.probability(evidence(*clear)) > model.probability(evidence(*doubtful))
+
+
+def test_a_lead_nothing_confirms_must_clear_the_floor_whatever_the_model_says() -> None:
+    trusting = dataclasses.replace(AcceptanceModel.fitted(), threshold=0.0)
+
+    def acted_on(lead: float, heard: str) -> bool:
+        return acts_on(choice("nine", lead), heard, 2, -1.0, 0.5, 35.0, model=trusting,
+                       margin=0.0, cross_check=None, deficit_per_token=0.0)
+
+    assert not acted_on(UNCONFIRMED_LEAD - 0.1, "five on left")
+    assert not acted_on(UNCONFIRMED_LEAD - 0.1, "")
+    assert acted_on(UNCONFIRMED_LEAD - 0.1, "nine"), "PocketSphinx named it too"
+    assert acted_on(UNCONFIRMED_LEAD, "")
 
 
 def test_the_shipped_model_asks_more_of_a_command_heard_in_noise() -> None:
