@@ -100,10 +100,12 @@ class Recording(WhisperRecognizer):
 
 RECORDING_SETTINGS = dataclasses.replace(
     WhisperSettings(), margin=0.0, deficit_per_token=1e9, prune_within=RECORDED_WITHIN,
-    cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0), fitted_acceptance=False)
-"""Refusing nothing, so every utterance ends in a final: wide pruning, so that replays
-can narrow it (`Rule.within`); PocketSphinx's cross-check decode kept with no margin,
-so that every rule of `CrossCheck` replays over it."""
+    cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0), fitted_acceptance=False,
+    longest_word_seconds=None)
+"""Refusing nothing, so every utterance ends in a final (the length limit too would
+refuse at a pause and wait for more speech): wide pruning, so that replays can narrow it
+(`Rule.within`); PocketSphinx's cross-check decode kept with no margin, so that every
+rule of `CrossCheck` replays over it."""
 
 
 def record(split: str, out: Path, every: int, offset: int = 0,
