@@ -1,9 +1,10 @@
 """Fitting Whisper's acceptance model on replay recordings of the tuning splits.
 
     python -m benchmarks.whisper_replay record --split fsdd-tuning --every 3 --out /tmp/fsdd-tuning.pkl
-    (the same for tuning --every 2 and natural-tuning)
+    (the same for tuning --every 2, and natural-tuning, fsdd-chatter-tuning and
+    chatter-tuning whole)
     python -m benchmarks.whisper_acceptance fit /tmp/fsdd-tuning.pkl /tmp/tuning.pkl \
-        /tmp/natural-tuning.pkl [--write]
+        /tmp/natural-tuning.pkl /tmp/fsdd-chatter-tuning.pkl /tmp/chatter-tuning.pkl [--write]
     python -m benchmarks.whisper_acceptance compare /tmp/fsdd-test.pkl ...
     python -m benchmarks.whisper_acceptance folds --parts /tmp/fsdd-o0.pkl /tmp/fsdd-o1.pkl \
         /tmp/fsdd-o2.pkl --others /tmp/tuning.pkl /tmp/natural-tuning.pkl
@@ -40,6 +41,7 @@ from voicespit.speech.recognizers.whisper_acceptance import (
     FITTED,
     AcceptanceModel,
     evidence,
+    heard_too_long,
 )
 from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
 
@@ -49,11 +51,15 @@ THRESHOLDS = np.round(np.arange(0.30, 0.99, 0.01), 2)
 
 
 def examples(recording: dict[str, Any]) -> tuple[list[npt.NDArray[np.float64]], list[bool]]:
-    """Every recorded final's evidence, and whether its best command was the one said."""
+    """Every recorded final's evidence, and whether its best command was the one said;
+    finals the length limit refuses are left out, as they never reach the model."""
     features, correct = [], []
     for file, found in choices(recording, HAND_RULE):
         expected = parse(file["expected"]) if file["kind"] == "command" else None
         for final, (choice, tokens) in zip(file["finals"], found, strict=True):
+            if heard_too_long(choice.sentence, final["speech_seconds"],
+                              HAND_RULE.longest_word_seconds):
+                continue
             features.append(evidence(choice, final["pocketsphinx"], tokens,
                                      recorded_log_probability(final, choice, tokens),
                                      final["speech_seconds"], final["above_floor_db"]))

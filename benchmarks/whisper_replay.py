@@ -38,6 +38,7 @@ from voicespit.speech.recognizers.transcription import read_corpus, transcribe
 from voicespit.speech.recognizers.whisper_acceptance import (
     AcceptanceModel,
     acts_on,
+    heard_too_long,
     second_look_due,
 )
 from voicespit.speech.recognizers.whisper_choice import (
@@ -164,6 +165,9 @@ class Rule:
     recording's shifted window; recordings without one never do)."""
     second_look_bar: float = WhisperSettings.second_look_bar
     """`WhisperSettings.second_look_bar`."""
+    longest_word_seconds: float | None = WhisperSettings.longest_word_seconds
+    """`WhisperSettings.longest_word_seconds`: refused, whatever the rule, when heard in
+    longer speech than this a word (recordings refuse nothing, so it replays)."""
 
     def accepts(self, choice: Choice, final: dict[str, Any], tokens: int) -> bool:
         """Whether this rule acts on `choice`, the best command of a recorded final."""
@@ -177,7 +181,14 @@ class Rule:
                table: CommandTable, lengths: np.ndarray) -> tuple[Choice, bool]:
         """The command this rule settles on for a recorded final, and whether it acts on
         it: `choice` and `accepts`, or, for a doubtful refusal, the same on the average
-        of the recorded window and its second look, as the recognizer does."""
+        of the recorded window and its second look, as the recognizer does; the length
+        limit last, as in the recognizer."""
+        settled, accepted = self._settled(choice, final, tokens, table, lengths)
+        return settled, accepted and not heard_too_long(
+            settled.sentence, final["speech_seconds"], self.longest_word_seconds)
+
+    def _settled(self, choice: Choice, final: dict[str, Any], tokens: int,
+                 table: CommandTable, lengths: np.ndarray) -> tuple[Choice, bool]:
         if self.accepts(choice, final, tokens):
             return choice, True
         if "second" not in final or not second_look_due(

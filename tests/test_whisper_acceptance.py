@@ -22,6 +22,7 @@ from voicespit.speech.recognizers.whisper_acceptance import (
     AcceptanceModel,
     acts_on,
     evidence,
+    heard_too_long,
     second_look_due,
 )
 from voicespit.speech.recognizers.whisper_choice import Choice
@@ -169,3 +170,24 @@ def test_only_a_doubtful_refusal_gets_a_second_look() -> None:
     assert not second_look_due(*hopeless, model=model, from_probability=probability + 0.01)
     assert not second_look_due(*hopeless, model=model, from_probability=None)
     assert not second_look_due(*hopeless, model=None, from_probability=0.0), "the hand rule"
+
+
+def test_every_benchmark_row_s_acceptance_model_loads_over_today_s_features() -> None:
+    from benchmarks.speech import WHISPER_CONFIGS
+
+    files = {settings.acceptance_file for settings in WHISPER_CONFIGS.values()} - {None}
+    assert any(file is not None and file.name == "whisper_acceptance_with_table_talk.json"
+               for file in files)
+    for file in files:
+        assert file is not None
+        model = AcceptanceModel.fitted(file)
+        assert 0.0 < model.threshold < 1.0 and len(model.weights) <= len(FEATURES), file
+
+
+def test_the_length_limit_counts_the_words_of_the_command_heard() -> None:
+    # Two seconds a word: "seven on left" may be heard in up to six seconds of speech,
+    # "seven" in two; no limit refuses nothing.
+    assert not heard_too_long("seven on left", 5.9, 2.0)
+    assert heard_too_long("seven", 2.1, 2.0)
+    assert not heard_too_long("seven", 2.0, 2.0)
+    assert not heard_too_long("seven", 60.0, None)

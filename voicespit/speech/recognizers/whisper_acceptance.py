@@ -104,6 +104,16 @@ def acts_on(choice: Choice, heard: str | None, tokens: int, log_probability: flo
     return choice.margin >= needed and choice.deficit_per_token <= deficit_per_token
 
 
+def heard_too_long(sentence: str, speech_seconds: float,
+                   longest_word_seconds: float | None) -> bool:
+    """Whether `sentence` was heard in more than `longest_word_seconds` of speech a word
+    (None: no limit): something else was said, and the model, fitted on nothing that
+    long, must not guess (`WhisperSettings.longest_word_seconds`). The recognizer, the
+    replay and the fit all ask here, so the model is fitted on what reaches it."""
+    return longest_word_seconds is not None \
+        and speech_seconds > longest_word_seconds * len(sentence.split())
+
+
 def second_look_due(choice: Choice, heard: str | None, tokens: int, log_probability: float,
                     speech_seconds: float, above_floor_db: float, *,
                     model: AcceptanceModel | None, from_probability: float | None) -> bool:

@@ -55,6 +55,7 @@ from voicespit.speech.recognizers.utterance_audio import EndpointingRecognizer
 from voicespit.speech.recognizers.whisper_acceptance import (
     AcceptanceModel,
     acts_on,
+    heard_too_long,
     second_look_due,
 )
 from voicespit.speech.recognizers.whisper_choice import (
@@ -406,10 +407,7 @@ class WhisperRecognizer(EndpointingRecognizer):
         if settings.first_word_veto is not None \
                 and window.first_word_deficit > settings.first_word_veto:
             accepted = False
-        if settings.longest_word_seconds is not None \
-                and speech_seconds > settings.longest_word_seconds * len(sentence.split()):
-            # Far longer than the command takes to say: something else was said, and
-            # the acceptance model, never fitted on speech this long, must not guess.
+        if heard_too_long(sentence, speech_seconds, settings.longest_word_seconds):
             accepted = False
         return Scored(sentence, accepted, choice.confidence, choice.margin,
                       choice.deficit_per_token,
