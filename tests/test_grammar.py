@@ -70,6 +70,19 @@ def test_the_ways_of_asking_added_later_mean_the_canonical_commands_and_stay_out
         assert not added & set(split_sentences(split)), split
 
 
+def test_tuning_chatter_is_no_command_and_never_a_held_out_sentence() -> None:
+    from benchmarks.make_corpus import SPLITS, split_sentences
+
+    tuning_chatter = set(SPLITS["tuning"].chatter) | set(SPLITS["chatter-tuning"].chatter)
+    assert "the ten was mine" in tuning_chatter
+    # The acceptance model is fitted on the tuning chatter; heldout's must stay unheard.
+    assert not tuning_chatter & set(SPLITS["heldout"].chatter)
+    for sentence in tuning_chatter:
+        with pytest.raises(InvalidCommandError):
+            parse(sentence)
+    assert split_sentences("chatter-tuning") == [], "a split of chatter alone"
+
+
 def test_the_words_the_grammar_left_out_still_parse_when_typed() -> None:
     for old, new in (("left", "what's on left"), ("piles", "show piles"),
                      ("count", "how many cards"), ("hand", "my cards"),
