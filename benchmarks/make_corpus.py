@@ -136,7 +136,9 @@ TUNING_ONLY_CHATTER = (
 few to teach the acceptance model what chatter sounds like, so it took 6 of 60 held-out
 chatter files against 1 of 60 tuning ones. None of these is in `CHATTER`, so `heldout`'s
 sentences stay unheard; many say a rank, a side or a game word in a sentence that is
-not a command, as players do at the table."""
+not a command, as players do at the table. The model fitted with them is a benchmark
+row, not the default: held out it refused more commands than the talk it saved
+(`LEVERS.md`, round 18)."""
 
 TUNING_VOICES = ("en-us", "en-gb-x-rp", "en+m3", "en-us+f2", "en-gb-scotland")
 HELDOUT_VOICES = ("en", "en-us+f3", "en-029", "en-us-nyc", "en-gb-x-gbcwmd+m2")
