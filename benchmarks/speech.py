@@ -41,6 +41,16 @@ from voicespit.speech.recognizers.whisper_recognizer import PROMPT, WhisperSetti
 
 FINAL = PocketSphinxSettings()
 WHISPER = WhisperSettings()
+
+
+def _fitted_unpadded(model_file: str, **changes: Any) -> WhisperSettings:
+    """A row whose acceptance model (`model_file`, beside this module) was fitted before
+    round 17 padded the window with silence: it hears the utterance alone, as the model
+    was fitted on."""
+    return dataclasses.replace(WHISPER, window_seconds=None,
+                               acceptance_file=Path(__file__).with_name(model_file), **changes)
+
+
 WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper": WHISPER,
     # The acceptance model fitted with `chatter-tuning`'s table talk beside the four
@@ -50,21 +60,16 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
         WHISPER, acceptance_file=Path(__file__).with_name("whisper_acceptance_with_table_talk.json")),
     # The default until round 17: the utterance encoded alone, not padded with silence
     # towards Whisper's 30 s window, with the acceptance model fitted so.
-    "whisper, window unpadded": dataclasses.replace(
-        WHISPER, window_seconds=None,
-        acceptance_file=Path(__file__).with_name("whisper_acceptance_unpadded.json")),
+    "whisper, window unpadded": _fitted_unpadded("whisper_acceptance_unpadded.json"),
     # No limit on how long the speech may be for the command heard (round 17).
     "whisper without the length limit": dataclasses.replace(WHISPER, longest_word_seconds=None),
     # The default until round 15: Whisper's leaning towards each sentence left in.
-    "whisper without the leaning": dataclasses.replace(
-        WHISPER, leaning_weight=0.0,
-        window_seconds=None,
-        acceptance_file=Path(__file__).with_name("whisper_acceptance_without_leaning.json")),
+    "whisper without the leaning": _fitted_unpadded(
+        "whisper_acceptance_without_leaning.json", leaning_weight=0.0),
     # The leaning taken off, the acceptance model fitted on the three command recordings
     # alone (as every default before round 15), not with real chatter beside them.
-    "whisper, fitted on commands only": dataclasses.replace(
-        WHISPER, window_seconds=None,
-        acceptance_file=Path(__file__).with_name("whisper_acceptance_commands_only.json")),
+    "whisper, fitted on commands only": _fitted_unpadded(
+        "whisper_acceptance_commands_only.json"),
     # The rule until this round: the cross-check's margins and the deficit limit.
     "whisper with the hand rule": dataclasses.replace(WHISPER, fitted_acceptance=False),
     # The pruning distance until this round (the same decisions on every tuning split).
@@ -96,18 +101,14 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # chose): fewer mistakes still, and fewer commands (README, round 10). This row,
     # "whisper, fitted with real chatter" and "whisper with the prompt" run with the
     # leaning left in: their models were fitted so (before round 15).
-    "whisper, first word and real chatter": dataclasses.replace(
-        WHISPER, leaning_weight=0.0,
-        window_seconds=None,
-        acceptance_file=Path(__file__).with_name("whisper_acceptance_first_word.json")),
+    "whisper, first word and real chatter": _fitted_unpadded(
+        "whisper_acceptance_first_word.json", leaning_weight=0.0),
     # The acceptance model fitted with real voices saying words that are not commands
     # ("zero", "one": fsdd-chatter-tuning) beside the three command recordings; held out
     # it played no card that was not said on real voices and took fewer commands
     # elsewhere, so it is not the default (README, round 10).
-    "whisper, fitted with real chatter": dataclasses.replace(
-        WHISPER, leaning_weight=0.0,
-        window_seconds=None,
-        acceptance_file=Path(__file__).with_name("whisper_acceptance_with_real_chatter.json")),
+    "whisper, fitted with real chatter": _fitted_unpadded(
+        "whisper_acceptance_with_real_chatter.json", leaning_weight=0.0),
     # The default until round 12: Whisper's refusal stands when PocketSphinx names its
     # close second (LEVERS.md).
     "whisper without the tie-break": dataclasses.replace(WHISPER, tie_break_within=None),
@@ -118,10 +119,9 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     "whisper, first-word veto at 4": dataclasses.replace(WHISPER, first_word_veto=4.0),
     # Whisper told "Commands for a card game." was said before, with the acceptance
     # model fitted that way; the second look off, as its cost chose (LEVERS.md).
-    "whisper with the prompt": dataclasses.replace(
-        WHISPER, prompt=PROMPT, second_look_from=None, leaning_weight=0.0,
-        window_seconds=None,
-        acceptance_file=Path(__file__).with_name("whisper_acceptance_with_prompt.json")),
+    "whisper with the prompt": _fitted_unpadded(
+        "whisper_acceptance_with_prompt.json", prompt=PROMPT, second_look_from=None,
+        leaning_weight=0.0),
 }
 """The Whisper levers, each against the final settings."""
 RECOGNIZERS = ("whisper", "pocketsphinx", "vosk")
