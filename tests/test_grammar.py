@@ -102,6 +102,19 @@ def test_the_typists_short_forms_parse_when_typed_and_leave_the_spoken_language_
     assert parse_typed("the piles") == parse_typed("piles") == parse("show piles")
 
 
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("what is on the table", "what's on the table"), ("What is on the left?", "what's on left"),
+    ("what is the score", "what's the score"), ("I am ready", "i'm ready"),
+    ("what is in my hand", "my cards")])
+def test_words_a_typist_spells_out_mean_the_contraction_the_grammar_says(typed: str,
+                                                                        meant: str) -> None:
+    # Typed in a play-through and refused as "not a command". Spoken text is a sentence
+    # of the grammar, which says "what's", so `parse` is left alone.
+    assert parse_typed(typed) == parse(meant)
+    with pytest.raises(InvalidCommandError):
+        parse(typed)
+
+
 def test_the_vosk_phrase_list_is_every_sentence_then_unk() -> None:
     phrases = grammar.vosk_phrases()
     assert phrases[-1] == "[unk]"

@@ -16,6 +16,7 @@ It fails in one of three ways, each with its own spoken answer:
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Final
 
@@ -100,6 +101,12 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
 their cards just after the deal was said would be refused as the game's echo."""
 
 
+TYPED_CONTRACTIONS: Final[dict[tuple[str, str], str]] = {
+    ("what", "is"): "what's", ("i", "am"): "i'm"}
+"""Two words a typist spells out where the grammar says one ("what is on the table"),
+read in typed lines only, as `TYPED_SHORTHANDS` are."""
+
+
 def _spellings(word: str) -> frozenset[str]:
     spellings = {word, *_HOMOPHONES.get(word, ())}
     if word in RANK_NAMES:
@@ -148,12 +155,28 @@ def parse_typed(text: str) -> Command:
         return parse(text)
     except InvalidCommandError:
         words = words_of(text)
-        for tried in (words, [word for word in words if word not in _FILLERS]):
+        contracted = _contracted(words)
+        if contracted != words:
+            with contextlib.suppress(InvalidCommandError):
+                return parse(" ".join(contracted))
+        for tried in (contracted, [word for word in contracted if word not in _FILLERS]):
             said = " ".join(tried)
             meant = TYPED_SHORTHANDS.get(said) or _OLD_WORDS.get(said)
             if meant is not None:
                 return parse(meant)
         raise
+
+
+def _contracted(words: list[str]) -> list[str]:
+    """`words` with every pair of `TYPED_CONTRACTIONS` joined into its one word."""
+    joined: list[str] = []
+    for word in words:
+        pair = (joined[-1], word) if joined else None
+        if pair in TYPED_CONTRACTIONS:
+            joined[-1] = TYPED_CONTRACTIONS[pair]
+        else:
+            joined.append(word)
+    return joined
 
 
 def _modernized(words: list[str]) -> list[str]:
