@@ -98,7 +98,7 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # The default until the second look: a doubtful refusal is not scored again.
     "whisper without the second look": dataclasses.replace(WHISPER, second_look_from=None),
     # The same with Whisper's own first word as a feature (threshold 0.82 as its cost
-    # chose): fewer mistakes still, and fewer commands (README, round 10). This row,
+    # chose): fewer mistakes still, and fewer commands (docs/speech-record.md, round 10). This row,
     # "whisper, fitted with real chatter" and "whisper with the prompt" run with the
     # leaning left in: their models were fitted so (before round 15).
     "whisper, first word and real chatter": _fitted_unpadded(
@@ -106,7 +106,7 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # The acceptance model fitted with real voices saying words that are not commands
     # ("zero", "one": fsdd-chatter-tuning) beside the three command recordings; held out
     # it played no card that was not said on real voices and took fewer commands
-    # elsewhere, so it is not the default (README, round 10).
+    # elsewhere, so it is not the default (docs/speech-record.md, round 10).
     "whisper, fitted with real chatter": _fitted_unpadded(
         "whisper_acceptance_with_real_chatter.json", leaning_weight=0.0),
     # The default until round 12: Whisper's refusal stands when PocketSphinx names its

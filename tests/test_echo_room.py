@@ -4,9 +4,9 @@ mask, listener and the default recognizer (Whisper), in real block order. Behavi
 only: the figures (and speed) are the benchmark's, `python -m benchmarks.echo`.
 
 Issue 12 asks for no command at all from the narration. A minute or two of it is what a test
-can afford (the whole match in every room is the benchmark's: README, "Listening while
-the game speaks"), so this checks what the mask achieves against the same minute without
-it, and that the live room's first minute gives no command, what the mask lets through
+can afford (the whole match in every room is the benchmark's: the README and
+`docs/listening-record.md`), so this checks what the mask achieves against the same minute
+without it, and that the live room's first minute gives no command, what the mask lets through
 being refused by the near-end check. (The self-echo and near-end checks are tested in
 test_self_echo.py and test_near_end.py; the benchmark counts them over a whole match.)
 """

@@ -27,7 +27,7 @@ LEANED_AWAY = (("en-us", "opponent's cards"), ("en-gb-x-rp", "ace left"),
 "eight", "what's on the left", "play speed"): voices of the tuning split, on the
 utterance alone (round 15). Round 15 also had en-gb-x-rp's "play spit" here; with the
 window padded to 5 s (round 17) the default hears it as "play speed" again, a
-confusion that remains (README)."""
+confusion that remains (docs/speech-record.md)."""
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")

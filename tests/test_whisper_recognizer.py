@@ -103,9 +103,9 @@ def test_whispers_own_first_word_tells_a_word_no_command_begins_with(
 @pytest.mark.parametrize("speaker", ["jackson", "theo", "yweweler"])
 def test_fitted_with_real_chatter_real_people_saying_no_command_play_no_card(
         whisper_model: WhisperModel, speaker: str) -> None:
-    # The benchmark's row "whisper, fitted with real chatter" (not the default: README,
-    # round 10): its model loads, and "zero" and "one" (takes 0-4, the dataset's test
-    # split), which are no command, play no card. The default model plays a four for
+    # The benchmark's row "whisper, fitted with real chatter" (not the default:
+    # docs/speech-record.md, round 10): its model loads, and "zero" and "one" (takes 0-4,
+    # the dataset's test split), which are no command, play no card. The default model plays a four for
     # yweweler's "one" (take 1), and on the tuning takes a two for 16 of his "zero"s.
     from benchmarks.speech import WHISPER_CONFIGS
 

@@ -58,7 +58,7 @@ class Phrasing:
 
 # Why these words. Every phrase is one a player would say unprompted. The choices
 # were measured on the tuning split of the espeak corpus (never the held-out one),
-# one A/B of candidate phrasings at a time; the README has the figures.
+# one A/B of candidate phrasings at a time; docs/speech-record.md has the figures.
 # - Ranks and piles are the card table's own words and cannot change; the four
 #   play forms are the ones players use (the issue asks for all four). The bare
 #   rank is the weakest (about half heard right): a short word is easily taken for
@@ -83,7 +83,7 @@ class Phrasing:
 # - With Whisper as the default recognizer (issue 10) the short words dropped above
 #   came back, with the other ways players put commands unprompted ("seven on the
 #   left", "I'm ready", "yeah"): each one follows its verb's canonical phrase, which
-#   stays the short one the help teaches. The README gives each addition's figures.
+#   stays the short one the help teaches. docs/speech-record.md gives each addition's figures.
 PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.PLAY, "{rank} on {pile}",
              "play a face-up card of that rank (ace to king) onto that pile (left or right)"),

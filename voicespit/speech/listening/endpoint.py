@@ -44,7 +44,7 @@ class EndpointSettings:
     floor (its quietest moments, several dB lower where the room flutters): the weak
     sounds that drown are the ones below that level. Whisper's path sets it: espeak-ng
     in 20 dB of white noise peaks 30 dB above the floor but only 24 above that level,
-    and "six on the left" was cut after "six" (README)."""
+    and "six on the left" was cut after "six" (docs/speech-record.md)."""
     noisy_extra_frames: int = 6
     """Extra quiet frames before asking or settling when the speech is not clear."""
     end_frames: int = 35
@@ -63,12 +63,12 @@ class EndpointSettings:
     many of its typical deviations is quiet (0: only `continue_db` above the floor).
     On the real voices' tuning split, padded with their own background as a
     microphone hears it, the settle of a bare rank went from the file's end (p95
-    1.2 s: never found) to 230 ms at p95 (README, benchmarks/LEVERS.md)."""
+    1.2 s: never found) to 230 ms at p95 (docs/speech-record.md, benchmarks/LEVERS.md)."""
     room_start_spreads: float = 4.0
     """A frame starts speech only when it is also this many typical deviations above
     the room's typical level (0: only `start_db` above the floor). On the same split,
     the room started an utterance of its own after 3.3 % of quiet files, and 0.3 %
-    with this (README)."""
+    with this (docs/speech-record.md)."""
     room_learns_after: int = 50
     """Frames loud by the floor but not speech by the room teach neither (a soft onset
     must not raise the bar it has to pass), unless this many come in a row: then they

@@ -199,8 +199,8 @@ class Listener:
         """With the mask: decides, instead of the recognizer, on the commands heard while the
         game could be heard (`over_game`); None (the game's default): the recognizer's
         decision stands. Fitted on the live recognizer's finals of the tuning split, it
-        took 15 right commands and 7 mistakes on the report split's closed loop (README,
-        "Listening while the game speaks"), so the game does not use it."""
+        took 15 right commands and 7 mistakes on the report split's closed loop
+        (`docs/listening-record.md`), so the game does not use it."""
         self.over_game_taken = 0
         """Commands the recognizer refused that `over_game` acted on."""
         self.over_game_refused = 0
@@ -494,7 +494,7 @@ class Listener:
         tuning split, asking for a twentieth of them (`GUARD_PROMPT_MINIMUM`) would have
         left 25 more of 406 commands lost over the game without a word, for 25 fewer
         questions to nobody in the narration's 72 minutes; asking for one frame, 2 more,
-        for 16 fewer (README, "Listening while the game speaks")."""
+        for 16 fewer (`docs/listening-record.md`)."""
         if self.mask is None or not self.quiet_own_refusals or not result.unusable:
             return False
         if not game_heard_around(result, self.evidence, WINDOW_BEFORE):

@@ -25,10 +25,10 @@ Round 7 fitted it on replays where every final was Whisper's first answer at a p
 on the report split's closed loop it took 13 commands, 4 of them wrong. Round 8 fitted it
 on the live finals: on the tuning split's closed loop it took 5 commands Whisper refused,
 all right; on the report split's nine rooms 22, of which 15 were right, 6 the wrong command
-and 1 a command nobody said, raising the wrong rate in five rooms (README, "Listening
-while the game speaks"). Whisper's refusals over the game are mostly its choice being
-another command, and what tells the right ones apart on the tuning split's takes does not
-carry over to the report split's.
+and 1 a command nobody said, raising the wrong rate in five rooms
+(`docs/listening-record.md`). Whisper's refusals over the game are mostly its choice
+being another command, and what tells the right ones apart on the tuning split's takes
+does not carry over to the report split's.
 """
 
 from __future__ import annotations

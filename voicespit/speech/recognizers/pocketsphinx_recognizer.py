@@ -1,7 +1,7 @@
 """The zero-download recognizer: PocketSphinx with the US-English model its wheel ships.
 
 How an utterance goes (each step is a setting in `PocketSphinxSettings`, measured
-with it on and off; the README has the table):
+with it on and off; docs/speech-record.md has the table):
 
 1. `SpeechDetector` finds speech against an adaptive noise floor, keeping 300 ms
    of audio from before the trigger so quiet onsets (the s of six) are kept.
@@ -22,7 +22,7 @@ with it on and off; the README has the table):
    process at the same time as the first (second_opinion.py).
 
 Optionally a free phone-loop decoder gives a confidence (the grammar's score
-against the loop's); it is off by default (see the README for what it costs).
+against the loop's); it is off by default (docs/speech-record.md says what it costs).
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ settles. The model fitted on padded windows (round 17) met so few such finals on
 tuning splits that it took them on the strength of the rest (a "nine" 0.2 ahead of
 "five on left", PocketSphinx naming another, at 0.77); on the tuning recordings the
 floor refuses 1 right command it took and no wrong one. Held out, checked after it was
-chosen: 3 of the 4 such commands taken were wrong moves (README, round 17)."""
+chosen: 3 of the 4 such commands taken were wrong moves (docs/speech-record.md, round 17)."""
 
 
 def evidence(choice: Choice, heard: str | None, tokens: int, log_probability: float,

@@ -129,7 +129,7 @@ class WhisperSettings:
     voices quiet 0.944 to 0.956, espeak-ng 10 dB 0.525 to 0.568, natural phrasings 10 dB
     0.599 to 0.605, fewer wrong moves); held out, once, it took espeak-ng clean from
     0.691 to 0.741 with fewer wrong moves, but real voices at 10 dB from 0.775 to 0.725
-    (with the second look off, as its cost chose), so it is not the default (README)."""
+    (with the second look off, as its cost chose), so it is not the default (docs/speech-record.md)."""
     written_forms: bool = True
     """Also score each sentence as Whisper would write it ("7 on left.", `written_forms`)."""
     threads: int | None = None
@@ -139,7 +139,7 @@ class WhisperSettings:
         unheard_move_margin=1.25))
     """PocketSphinx's grammar decode of the same audio (in a child process, on the
     other core, while Whisper scores) sets the margin needed (`CrossCheck`). None:
-    Whisper alone. Chosen on the tuning splits (README): agreement accepted at any
+    Whisper alone. Chosen on the tuning splits (docs/speech-record.md): agreement accepted at any
     lead, a move PocketSphinx names otherwise needs 2.0, or is refused when it named
     a longer command; a move it did not hear at all 1.25, as Whisper alone."""
     second_look_from: float | None = 0.3
@@ -150,7 +150,7 @@ class WhisperSettings:
     None: no second look. On the tuning splits (replayed): real voices quiet 0.944 to
     0.956 and 10 dB 0.811 to 0.814 for one wrong move more in 720; espeak-ng three
     right commands more and one wrong move more; natural phrasings three right more;
-    latency the same (it scores while a bare rank waits to settle; README). With
+    latency the same (it scores while a bare rank waits to settle; docs/speech-record.md). With
     `PROMPT` it no longer paid (11 right commands more for 5 wrong moves: LEVERS.md)."""
     second_look_shift: float = 0.01
     """Seconds of the utterance's start left out of the second look's window (5 and
@@ -172,7 +172,7 @@ class WhisperSettings:
     cross-check's margins (PocketSphinx is asked either way). Held out, against
     those margins: real voices' wrong moves 0.013 instead of 0.017 at 0.933 / 0.750
     instead of 0.925 / 0.767, espeak-ng chatter taken 0.050 instead of 0.142 and a
-    third fewer wrong commands, for 1.5 to 5 points of espeak-ng accuracy (README)."""
+    third fewer wrong commands, for 1.5 to 5 points of espeak-ng accuracy (docs/speech-record.md)."""
     acceptance_file: Path | None = None
     """Where that model is (None: the one fitted for these settings and shipped; another
     fits another setting, such as the benchmark's row with the prompt)."""
@@ -200,7 +200,7 @@ class WhisperSettings:
     the th of three or the f of four is hidden, the pause after "flip" looks long
     enough, and "three" came out a command of its own: a card played that was not said
     (natural-tuning: 2 of 9 "flip three" at 20 and 10 dB; 3 to 14 frames all mended
-    them and changed no other file of `natural-tuning` or `tuning`; README)."""
+    them and changed no other file of `natural-tuning` or `tuning`; docs/speech-record.md)."""
     longest_word_seconds: float | None = 2.0
     """Refuse any command heard in more speech than this many seconds per word of it: a
     sentence or two of talk forced into the grammar ("three" for five seconds of a radio
@@ -208,7 +208,7 @@ class WhisperSettings:
     word (a real "three" at 10 dB with the noise after it; the 99.9th percentile 1.41),
     and the acceptance model was fitted on nothing longer than 2.2 s, so what it makes of
     longer speech is a guess; the padded window's model took such talk for ranks (round
-    17, README). None: no limit."""
+    17, docs/speech-record.md). None: no limit."""
     first_word_veto: float | None = None
     """Refuse any command when Whisper's own first word is likelier than every command's
     first word by more than this (`WindowScores.first_word_deficit`, natural log): a
