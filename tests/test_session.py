@@ -6,7 +6,8 @@ import pytest
 
 from tests.app_harness import Harness, WordPlayer
 from tests.test_help import all_pages
-from voicespit.app.session import MISSED_HINT, MISSES_BEFORE_A_HINT, Mode
+from voicespit.app.misses import FAINT_HINT, MISSED_HINT, MISSES_BEFORE_A_HINT
+from voicespit.app.session import Mode
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES
 from voicespit.engine.speed import SpeedState
@@ -129,7 +130,17 @@ def test_three_misses_in_a_row_bring_a_hint_and_a_command_heard_starts_the_count
     # Typing is not hearing: a typed command does not start the count again.
     harness.type("my cards")
     harness.session.handle_unheard()
-    assert harness.session.misses_in_a_row == MISSES_BEFORE_A_HINT * 2 + 1
+    assert harness.session.misses.in_a_row == MISSES_BEFORE_A_HINT * 2 + 1
+
+
+def test_misses_of_speech_close_to_the_room_bring_the_hint_about_noise() -> None:
+    # What the recognizer measured of each missed utterance (`app.misses`): a voice that
+    # stood 18 dB above the room, three times, is a room or a microphone too far away.
+    harness = Harness()
+    started(harness)
+    for _ in range(MISSES_BEFORE_A_HINT):
+        harness.session.handle_unheard(measured={"above_floor_db": 18.0, "clipped_share": 0.0})
+    assert harness.lines()[-2:] == ["Say again?", FAINT_HINT]
 
 
 def test_quitting_asks_first_pauses_while_asking_and_no_carries_on() -> None:

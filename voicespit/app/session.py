@@ -18,11 +18,12 @@ import functools
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from voicespit.app.game_in_play import GameInPlay
 from voicespit.app.keys import Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for, key_help
+from voicespit.app.misses import MissLog
 from voicespit.app.preferences import AtTheLimitError, step_detail, step_rate
 from voicespit.app.stats import GameTally
 from voicespit.app.table_commands import heard_source, table_record
@@ -48,12 +49,6 @@ from voicespit.speech.language.parser import CommandError, parse, parse_typed, w
 log = logging.getLogger(__name__)
 HUMAN = 0
 TALKED_OVER = "I was talking: say it again."
-MISSES_BEFORE_A_HINT = 3
-"""Spoken commands missed in a row (nothing usable heard) before the game says how to be
-heard better: one miss is a cough or a word half heard, three is a room, a microphone
-or a way of speaking that the game is failing, and "Say again?" alone does not help."""
-MISSED_HINT = ("I keep missing you. Say one command at a time, a little slower: a card, "
-               "like seven, or a card and a pile, like seven on left. Say help for more.")
 NO_GAME = "no game is on: say new game to start"
 TABLE_QUERIES = {Verb.PILES: "piles", Verb.MY_CARDS: "my cards", Verb.COUNT: "count",
                  Verb.SCORE: "score", Verb.OPPONENT_CARDS: "opponent's cards",
@@ -123,8 +118,8 @@ class Session:
         self.games_started = 0
         self.setup = ""
         """How the game takes commands, in whole sentences: the answer to "how do you hear me"."""
-        self.misses_in_a_row = 0
-        """Spoken commands missed since the last one heard (`MISSES_BEFORE_A_HINT`)."""
+        self.misses = MissLog()
+        """Spoken commands missed since the last one heard, and why (`app.misses`)."""
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------ speaking
@@ -174,23 +169,25 @@ class Session:
         with self._lock:
             if spoken:
                 self.profile.commands_heard += 1
-                self.misses_in_a_row = 0
+                self.misses.heard()
         self.handle_command(command, spoken=spoken)
 
-    def handle_unheard(self, heard: str = "") -> None:
+    def handle_unheard(self, heard: str = "",
+                       measured: Mapping[str, float] | None = None) -> None:
         """The recognizer heard speech but could not make a command of it; `heard` is
-        whatever words it made out ("" when none)."""
+        whatever words it made out ("" when none), `measured` its measurements of the
+        utterance (how far it stood above the room, how much was clipped), which choose
+        the hint after several misses."""
         log.debug("heard nothing usable: %r", heard)
         with self._lock:
             self.profile.commands_misheard += 1
-            self.misses_in_a_row += 1
-            hint = self.misses_in_a_row % MISSES_BEFORE_A_HINT == 0
+            hint = self.misses.missed(measured)
         words = " ".join(word for word in words_of(heard) if not word.startswith("["))
         self.announcer.not_understood(words)
         if (tutorial := self._tutorial()) is not None:
             tutorial.not_heard()  # the coach offers its own other ways to say it
-        elif hint:
-            self.say(MISSED_HINT, topic="hint")
+        elif hint is not None:
+            self.say(hint, topic="hint")
 
     def _tutorial(self) -> Tutorial | None:
         """The tutorial's coach while the tutorial round is on."""

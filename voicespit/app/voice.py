@@ -125,7 +125,7 @@ class VoiceCommands:
         if not recognition.is_final:
             return
         if recognition.unusable:
-            self.session.handle_unheard()
+            self.session.handle_unheard(measured=recognition.scores)
         else:
             self.session.handle_text(recognition.text, spoken=True)
 

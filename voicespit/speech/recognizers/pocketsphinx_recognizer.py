@@ -218,9 +218,11 @@ class PocketSphinxRecognizer(EndpointingRecognizer):
         return decoded.margin is not None and decoded.margin >= threshold
 
     def _final(self, decoded: Decoded) -> Recognition:
+        level = self._voice_level()
         self._audio.drop()
         self._paused = None
-        return self._recognition(decoded, is_final=True)
+        recognition = self._recognition(decoded, is_final=True)
+        return dataclasses.replace(recognition, scores={**(recognition.scores or {}), **level})
 
     def _recognition(self, decoded: Decoded, *, is_final: bool) -> Recognition:
         start = end = None

@@ -75,6 +75,19 @@ class UtteranceAudio:
         self.drop()
 
 
+CLIPPED_LEVEL = 32000.0
+"""A sample at least this far from zero (0.2 dB under full scale) is taken as clipped."""
+
+
+def clipped_share(frames: list[Samples]) -> float:
+    """The share of the samples in `frames` at the converter's limit (0 when none): a
+    microphone set too loud flattens the peaks of every word."""
+    if not frames:
+        return 0.0
+    samples = np.concatenate(frames)
+    return float(np.mean(np.abs(samples) >= CLIPPED_LEVEL))
+
+
 class EndpointingRecognizer:
     """What the recognizers that find utterances themselves share: the stream cut into
     frames, the endpointer, and what `finish` and `reset` do to both.
@@ -89,6 +102,8 @@ class EndpointingRecognizer:
         self._detector = SpeechDetector(endpoint)
         self._audio = UtteranceAudio(endpoint.preroll_frames + endpoint.start_frames,
                                      loud_frames=endpoint.start_frames - 1)
+        self._above_floor_db = 0.0
+        """How far the utterance in progress peaked above the room's floor, in dB."""
 
     def accept_audio(self, pcm: bytes) -> list[Recognition]:
         return [result for frame in self._audio.cut(pcm)
@@ -116,10 +131,21 @@ class EndpointingRecognizer:
             return None
         if event is FrameEvent.STARTED:
             self._audio.start(frame)
+            self._above_floor_db = self._detector.peak_above_floor_db or 0.0
             self._started()
             return None
         self._audio.add(frame)
+        if self._detector.quiet_frames == 0 and event is not FrameEvent.ENDED:
+            # Kept here: the detector forgets its peak when it ends the utterance.
+            self._above_floor_db = self._detector.peak_above_floor_db or self._above_floor_db
         return self._within_utterance(event)
+
+    def _voice_level(self) -> dict[str, float]:
+        """How the utterance in progress came through (before its audio is dropped): how
+        far it stood above the room, and how much of it was clipped. The game's hint
+        after missed commands reads them (`app.session.miss_cause`)."""
+        return {"above_floor_db": self._above_floor_db,
+                "clipped_share": clipped_share(self._audio.frames)}
 
     def _started(self) -> None:
         """An utterance began with this frame (already in `_audio`)."""

@@ -256,7 +256,6 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._answer: Scored | None = None
         self._last_speech_frame = 0
         self._speech_start_frame = 0
-        self._above_floor_db = 0.0
         self._preferred: frozenset[str] = frozenset()
         self.timings: collections.defaultdict[str, float] = collections.defaultdict(float)
         """Seconds (by `clock`) spent so far per stage (log-mel and encoder, sentence
@@ -325,14 +324,11 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._answer = None
         self._last_speech_frame = self._audio.frames_fed
         self._speech_start_frame = self._audio.frames_fed - self.settings.endpoint.start_frames
-        self._above_floor_db = self._detector.peak_above_floor_db or 0.0
 
     def _within_utterance(self, event: FrameEvent) -> Recognition | None:
         if self._detector.quiet_frames == 0 and event is not FrameEvent.ENDED:
             self._answer = None  # speech again: what the pause suggested no longer holds
             self._last_speech_frame = self._audio.frames_fed
-            # Kept here: the detector forgets its peak when it ends the utterance.
-            self._above_floor_db = self._detector.peak_above_floor_db or self._above_floor_db
         # The endpointer pauses at its own settle; an answer that waits longer
         # (`weak_onset_frames`) is looked at again on the frame its wait ends.
         waited_longer = event is FrameEvent.SPEAKING and self._answer is not None \
@@ -524,6 +520,7 @@ class WhisperRecognizer(EndpointingRecognizer):
     def _final(self, answer: Scored) -> Recognition:
         start = self._audio.start_frame * FRAME_SECONDS
         end = self._last_speech_frame * FRAME_SECONDS
+        clipped = self._voice_level()["clipped_share"]
         self._audio.drop()
         self._answer = None
         return Recognition(text=answer.sentence, is_final=True, confidence=answer.confidence,
@@ -539,7 +536,8 @@ class WhisperRecognizer(EndpointingRecognizer):
                                    "first_word_deficit": (answer.window.first_word_deficit
                                                           if answer.window is not None
                                                           else 0.0),
-                                   "tie_broken": float(answer.tie_broken)})
+                                   "tie_broken": float(answer.tie_broken),
+                                   "clipped_share": clipped})
 
 
 def _agreement(answer: Scored) -> float:
