@@ -9,14 +9,17 @@ import numpy.typing as npt
 import pytest
 
 from benchmarks.make_real_corpus import NOISES, in_its_own_room, mixed, read_clip, upsample
+from tests.app_harness import Harness
 from tests.conftest import REAL_VOICES
 from voicespit.app.misses import (
     CLIPPED_HINT,
+    CLIPPING_HEARD,
     FAINT_HINT,
     MISSED_HINT,
     MISSES_BEFORE_A_HINT,
     MissCause,
     MissLog,
+    clipping_without_words,
     miss_cause,
 )
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, Recognizer
@@ -60,14 +63,18 @@ def finals(recognizer: Recognizer, samples: npt.NDArray[np.int16]) -> list[Recog
     return [result for result in results if result.is_final]
 
 
+def too_loud(samples: npt.NDArray[np.float64], gain_db: float) -> npt.NDArray[np.int16]:
+    """`samples` made `gain_db` louder, clipped at full scale as a converter does."""
+    return np.clip(np.round(samples * 10 ** (gain_db / 20)), -32768, 32767).astype(np.int16)
+
+
 def real_voice(name: str) -> dict[str, npt.NDArray[np.int16]]:
     """A real recording in its own room; the same 24 dB too loud, clipped at full scale;
     and under a real exercise bike at 10 dB of the speech's power."""
     clip, rate = read_clip(REAL_VOICES / name)
     around = in_its_own_room(clip, rate, name)
     bike = read_clip(NOISES / "exercise_bike.wav")[0]
-    return {"clear": np.round(around).astype(np.int16),
-            "clipped": np.clip(np.round(around * 10 ** (24 / 20)), -32768, 32767).astype(np.int16),
+    return {"clear": np.round(around).astype(np.int16), "clipped": too_loud(around, 24),
             "faint": mixed(around, upsample(clip, rate), bike, seed=7)}
 
 
@@ -88,3 +95,29 @@ def test_both_endpointing_recognizers_measure_a_real_voice_clear_clipped_or_fain
             assert len(heard) == 1, (recognizer.name, expected, heard)
             assert miss_cause(heard[0].scores).value == (
                 "unclear" if expected == "clear" else expected), (recognizer.name, heard[0])
+
+
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+def test_a_microphone_so_loud_that_no_word_starts_is_still_told(
+        recognizers: list[Recognizer]) -> None:
+    # jackson's "two" 36 dB too loud: his room comes up with his voice, which, flattened
+    # at full scale, stands too little above it for an utterance to start. Before, no
+    # result at all: the player was met with silence.
+    clip, rate = read_clip(REAL_VOICES / "2_jackson_0.wav")
+    samples = too_loud(in_its_own_room(clip, rate, "2_jackson_0.wav"), 36)
+    for recognizer in recognizers:
+        heard = finals(recognizer, samples)
+        assert len(heard) == 1 and heard[0].unusable, (recognizer.name, heard)
+        assert clipping_without_words(heard[0].scores), heard[0]
+        assert miss_cause(heard[0].scores) is MissCause.CLIPPED
+
+
+def test_clipping_without_words_is_told_plainly_and_is_not_a_miss() -> None:
+    harness = Harness()
+    harness.session.greet("by voice", by_voice=True)
+    harness.type("new game")
+    harness.run(0.5)
+    measured = {"clipped_share": 0.05, "above_floor_db": 0.0, "no_utterance": 1.0}
+    harness.session.handle_unheard(measured=measured)
+    assert harness.lines()[-1] == CLIPPING_HEARD  # no "Say again?": nothing was made out
+    assert harness.session.misses.in_a_row == 0

@@ -40,6 +40,12 @@ FAINT_HINT = ("I keep missing you: your voice is hard to pick out from the noise
 CLIPPED_HINT = ("I keep missing you: your voice comes through too loud and breaks up. "
                 "Turn the microphone's level down, or sit a little further from it.")
 
+CLIPPING_HEARD = ("Your microphone is set so loud that what it hears breaks up, and I "
+                  "cannot pick out your words. Turn its level down.")
+"""Said when clipping went on for the length of a word and no utterance started at all
+(`utterance_audio.CLIPPED_FRAMES_TO_TELL`): the room raised with the voice. Not a miss
+of something said, so no "Say again?"."""
+
 
 class MissCause(enum.Enum):
     UNCLEAR = "unclear"
@@ -62,6 +68,11 @@ def miss_cause(scores: Mapping[str, float] | None) -> MissCause:
     if above is not None and 0.0 < above < FAINT_BELOW_DB:
         return MissCause.FAINT
     return MissCause.UNCLEAR
+
+
+def clipping_without_words(scores: Mapping[str, float] | None) -> bool:
+    """The recognizer heard clipping and no utterance (`CLIPPING_HEARD`)."""
+    return bool((scores or {}).get("no_utterance"))
 
 
 class MissLog:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from voicespit.app.game_in_play import GameInPlay
 from voicespit.app.keys import Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for, key_help
-from voicespit.app.misses import MissLog
+from voicespit.app.misses import CLIPPING_HEARD, MissLog, clipping_without_words
 from voicespit.app.preferences import AtTheLimitError, step_detail, step_rate
 from voicespit.app.stats import GameTally
 from voicespit.app.table_commands import heard_source, table_record
@@ -179,6 +179,9 @@ class Session:
         utterance (how far it stood above the room, how much was clipped), which choose
         the hint after several misses."""
         log.debug("heard nothing usable: %r", heard)
+        if clipping_without_words(measured):
+            self.say(CLIPPING_HEARD, topic="hint")
+            return
         with self._lock:
             self.profile.commands_misheard += 1
             hint = self.misses.missed(measured)
