@@ -36,7 +36,7 @@ from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes
 from voicespit.speech.listening.endpoint import FrameEvent
-from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
+from voicespit.speech.recognizer import Recognition, RecognizerError
 from voicespit.speech.recognizers.pocketsphinx_engine import (
     Decoded,
     DecoderPair,
@@ -44,10 +44,8 @@ from voicespit.speech.recognizers.pocketsphinx_engine import (
     prepared_pcm,
 )
 from voicespit.speech.recognizers.second_opinion import Pending, SpareDecoder
-from voicespit.speech.recognizers.utterance_audio import EndpointingRecognizer
-from voicespit.speech.signal import FRAME
+from voicespit.speech.recognizers.utterance_audio import FRAME_SECONDS, EndpointingRecognizer
 
-FRAME_SECONDS = FRAME / SAMPLE_RATE
 HELPER_RESTARTS = 3
 """How often the second-opinion child is started again after it died (killed, crashed);
 past that, the second decode stays in this process for good."""

@@ -75,6 +75,9 @@ class UtteranceAudio:
         self.drop()
 
 
+FRAME_SECONDS = FRAME / SAMPLE_RATE
+"""Seconds of one frame of the stream, as both endpointing recognizers count them."""
+
 CLIPPED_LEVEL = 32000.0
 """A sample at least this far from zero (0.2 dB under full scale) is taken as clipped."""
 
@@ -153,6 +156,7 @@ class EndpointingRecognizer:
             return self._clipped_unheard(frame)
         if event is FrameEvent.STARTED:
             self._audio.start(frame)
+            self._clipped_quiet.clear()  # the window counts only frames no utterance began in
             self._above_floor_db = self._detector.peak_above_floor_db or 0.0
             self._started()
             return None
@@ -176,9 +180,9 @@ class EndpointingRecognizer:
         share = sum(self._clipped_quiet) / len(self._clipped_quiet)
         self._clipped_quiet.clear()
         self._clipped_told_ago = 0
-        now = self._audio.frames_fed * FRAME / SAMPLE_RATE
+        now = self._audio.frames_fed * FRAME_SECONDS
         return Recognition(text="", is_final=True, confidence=None,
-                           speech_start=now - CLIPPED_WINDOW_FRAMES * FRAME / SAMPLE_RATE,
+                           speech_start=now - CLIPPED_WINDOW_FRAMES * FRAME_SECONDS,
                            speech_end=now, emitted_at=now, rejected=True,
                            scores={"clipped_share": share, "above_floor_db": 0.0,
                                    "no_utterance": 1.0})
@@ -186,7 +190,7 @@ class EndpointingRecognizer:
     def _voice_level(self) -> dict[str, float]:
         """How the utterance in progress came through (before its audio is dropped): how
         far it stood above the room, and how much of it was clipped. The game's hint
-        after missed commands reads them (`app.session.miss_cause`)."""
+        after missed commands reads them (`app.misses.miss_cause`)."""
         return {"above_floor_db": self._above_floor_db,
                 "clipped_share": clipped_share(self._audio.frames)}
 

@@ -51,7 +51,7 @@ from voicespit.speech.recognizers.log_mel import log_mel
 from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSettings, prepared_pcm
 from voicespit.speech.recognizers.second_opinion import SpareDecoder
 from voicespit.speech.recognizers.sentence_scorer import Decoder, TokenTrie
-from voicespit.speech.recognizers.utterance_audio import EndpointingRecognizer
+from voicespit.speech.recognizers.utterance_audio import FRAME_SECONDS, EndpointingRecognizer
 from voicespit.speech.recognizers.whisper_acceptance import (
     AcceptanceModel,
     acts_on,
@@ -69,9 +69,7 @@ from voicespit.speech.recognizers.whisper_choice import (
 )
 from voicespit.speech.recognizers.whisper_leaning import content_free_window
 from voicespit.speech.recognizers.whisper_model import WhisperModel, written_forms
-from voicespit.speech.signal import FRAME
 
-FRAME_SECONDS = FRAME / SAMPLE_RATE
 PROMPT = "Commands for a card game."
 """Context Whisper can be told was said before the window (`WhisperSettings.prompt`;
 off by default: held out it cost real voices in noise, LEVERS.md). A list of the card
