@@ -248,12 +248,35 @@ def test_a_short_form_only_a_typist_uses_is_not_a_spoken_command() -> None:
 
 def test_commands_for_a_game_when_no_game_is_on_say_how_to_start_one() -> None:
     harness = Harness()
-    for said in ("seven on left", "my cards", "ready", "pause game"):
+    for said in ("seven on left", "my cards", "pause game"):
         harness.type(said)
         assert harness.lines()[-1] == f"{said.capitalize()}? No game is on: say new game to start."
     harness.type("1")
     assert harness.lines()[-1] == \
         "Stockpile one on left? No game is on: say new game to start."
+
+
+@pytest.mark.parametrize("after_a_game", [False, True])
+def test_ready_with_no_game_on_starts_one_as_the_go_key_does(after_a_game: bool) -> None:
+    harness = Harness()
+    harness.session.greet("by voice", by_voice=True)
+    if after_a_game:
+        started(harness)
+        harness.type("quit")
+        harness.type("yes")
+        harness.run(0.5)
+        assert harness.session.game is not None and harness.session.game.ended
+    mark = len(harness.lines())
+    harness.session.handle_text("i'm ready", spoken=True)
+    harness.run(0.5)
+    after = harness.lines_since(mark)
+    assert any(line.startswith("New game of Spit") for line in after), after
+    assert after[-1].endswith(" Say ready.")
+    assert harness.session.games_started == 1 + after_a_game
+    mark = len(harness.lines())
+    harness.type("ready")
+    harness.run(4.0)
+    assert "Spit!" in harness.lines_since(mark)
 
 
 def test_keys_work_as_shortcuts_for_typed_play() -> None:

@@ -274,6 +274,11 @@ class Session:
                                      else GAME_WORDS[command.game])
         elif verb is Verb.QUIT:
             self._ask(Question.QUIT_GAME if self._game_on() is not None else Question.LEAVE)
+        elif verb is Verb.READY and self._game_on() is None:
+            # "I'm ready" with no game on (at the start, or after "Play again?") means
+            # "let's play", as the go key does; refused, it sent the player off to find
+            # the words "new game".
+            self._new_game_requested(said)
         elif verb in (Verb.SPEAK_FASTER, Verb.SPEAK_SLOWER):
             self._change(said, functools.partial(step_rate, self.speaker, self.profile,
                                                  verb is Verb.SPEAK_FASTER))

@@ -104,7 +104,8 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.SPIT, "spit", "turn up new cards onto the piles, to start or when stuck"),
     Phrasing(Verb.SLAP, "slap {pile}", "at the end of a round, slap that pile to take it"),
     Phrasing(Verb.SLAP, "slap the {pile} pile", "the same as slap left"),
-    Phrasing(Verb.READY, "ready", "ready for new cards: starts a round, or ends a stalemate"),
+    Phrasing(Verb.READY, "ready", "ready for new cards: starts a round, or ends a "
+             "stalemate; with no game on, starts one"),
     Phrasing(Verb.READY, "i'm ready", "the same as ready"),
     Phrasing(Verb.PILES, "show piles", "hear the top card of both piles"),
     Phrasing(Verb.PILES, "show me the piles", "the same as show piles"),
