@@ -124,6 +124,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.REPEAT, "say again", "hear the last announcement again"),
     Phrasing(Verb.REPEAT, "repeat", "the same as say again"),
     Phrasing(Verb.REPEAT, "say that again", "the same as say again"),
+    Phrasing(Verb.REPEAT, "pardon", "the same as say again"),
     Phrasing(Verb.HELP, "what can i say", "hear what you can say"),
     Phrasing(Verb.HELP, "help", "the same as what can I say"),
     Phrasing(Verb.HELP, "what can i say about {topic}",
@@ -157,6 +158,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.YES, "yeah", "the same as yes"),
     Phrasing(Verb.NO, "no", "answer no to a question"),
     Phrasing(Verb.NO, "nope", "the same as no"),
+    Phrasing(Verb.NO, "no thanks", "the same as no"),
     Phrasing(Verb.NEW_GAME, "new game", "start a new game"),
     # What a player says when a game ends. Without it, espeak-ng's "play again" was
     # heard as "say again" 8 of 9 times on the tuning voices (6 of 9 held out); with it,
