@@ -58,9 +58,10 @@ def test_no_sentences_is_an_error() -> None:
         WordGraph.from_sentences(["", "  "])
 
 
-def test_commands_a_weak_sound_could_continue_are_the_flips_not_the_bare_ranks() -> None:
+def test_commands_a_weak_sound_could_continue_are_the_flips_and_no_not_the_bare_ranks(
+        ) -> None:
     assert weakly_continued(["flip", "flip three", "seven", "seven on left", "score",
                              "score please", "more", "more fun"]) == {"flip", "more"}
-    # In the game's grammar: the flips, continued by three, four, five; a bare rank is
-    # continued by "on" or "to", which noise does not hide.
-    assert weakly_continued(grammar.sentences()) == {"flip", "turn over"}
+    # In the game's grammar: the flips, continued by three, four, five, and "no", by
+    # "thanks"; a bare rank is continued by "on" or "to", which noise does not hide.
+    assert weakly_continued(grammar.sentences()) == {"flip", "turn over", "no"}
