@@ -60,7 +60,7 @@ def test_the_ways_of_asking_added_later_mean_the_canonical_commands_and_stay_out
             ("what do i have", "my cards"), ("what cards do i have", "my cards"),
             ("what's on the left", "what's on left"), ("what's on the table", "show piles"),
             ("what's the score", "score please"), ("say that again", "say again"),
-            ("pardon", "say again"), ("no thanks", "no")):
+            ("no thanks", "no")):
         assert natural in grammar.sentences(), natural
         assert parse(natural) == parse(canonical)
         assert grammar.phrase_for(parse(natural)) == canonical

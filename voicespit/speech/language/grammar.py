@@ -124,7 +124,6 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.REPEAT, "say again", "hear the last announcement again"),
     Phrasing(Verb.REPEAT, "repeat", "the same as say again"),
     Phrasing(Verb.REPEAT, "say that again", "the same as say again"),
-    Phrasing(Verb.REPEAT, "pardon", "the same as say again"),
     Phrasing(Verb.HELP, "what can i say", "hear what you can say"),
     Phrasing(Verb.HELP, "help", "the same as what can I say"),
     Phrasing(Verb.HELP, "what can i say about {topic}",
