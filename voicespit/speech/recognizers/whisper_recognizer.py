@@ -195,11 +195,11 @@ class WhisperSettings:
     """Extra quiet frames to wait before acting on a command that a word beginning with
     the weakest sounds could continue (`word_graph.weakly_continued`: "flip", which
     "flip three" continues, and "no", which "no thanks" does; bare ranks, continued by
-    "on" and "to", are not). In noise
-    the th of three or the f of four is hidden, the pause after "flip" looks long
-    enough, and "three" came out a command of its own: a card played that was not said
-    (natural-tuning: 2 of 9 "flip three" at 20 and 10 dB; 3 to 14 frames all mended
-    them and changed no other file of `natural-tuning` or `tuning`; docs/speech-record.md)."""
+    "on" and "to", are not). In noise the th of three or the f of four is hidden, the
+    pause after "flip" looks long enough, and "three" came out a command of its own: a
+    card played that was not said (natural-tuning: 2 of 9 "flip three" at 20 and 10 dB;
+    3 to 14 frames all mended them and changed no other file of `natural-tuning` or
+    `tuning`; docs/speech-record.md)."""
     longest_word_seconds: float | None = 2.0
     """Refuse any command heard in more speech than this many seconds per word of it: a
     sentence or two of talk forced into the grammar ("three" for five seconds of a radio
