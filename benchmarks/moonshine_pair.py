@@ -4,6 +4,7 @@
     python -m benchmarks.moonshine_pair score --split fsdd-tuning --every 3 --out /tmp/moon.jsonl
     python -m benchmarks.whisper_replay record --split fsdd-tuning --every 3 --out /tmp/wh.pkl
     python -m benchmarks.moonshine_pair compare /tmp/wh.pkl /tmp/moon.jsonl
+    python -m benchmarks.moonshine_pair rescue /tmp/wh.pkl /tmp/moon.jsonl
 
 `moonshine-cpp` 0.1.4 (MIT) ships Moonshine base-en in ONNX Runtime's own format. Its
 files dequantize every int8 weight on every call (110 ms a decoder step), which ONNX
@@ -14,6 +15,9 @@ decoder's own key-value cache and the whole vocabulary), on each file's speech f
 corpus timings with 0.3 s either side, and writes each file's pooled command scores.
 `compare` adds a share of them to the pooled scores a `whisper_replay` recording kept,
 file by file, and prints each pair's best command and right / wrong at a few leads.
+`rescue` replays the default's own decision on the recording (acceptance model and second
+look; files that ended in one final) and counts what acting on a refused command would
+add when Moonshine's best command is the same one, at least a lead ahead of its runner-up.
 A measurement of a lever (benchmarks/LEVERS.md, round 21); nothing here is in the game.
 """
 
@@ -418,8 +422,7 @@ def compare(recording_path: Path, scores_path: Path, weights: Sequence[float],
     keys = [repr(command) if command is not None
             else recording["sentences"][recording["sentence_of"][members[0]]]
             for command, members in zip(table.commands, table.groups, strict=True)]
-    with scores_path.open(encoding="utf-8") as file:
-        moonshine = {row["path"]: row for row in map(json.loads, file)}
+    moonshine = _moonshine_scores(scores_path)
     print("| pair | condition | files | best command right | "
           + " | ".join(f"right / wrong at lead {lead}" for lead in leads) + " |")
     print("|---|---|---:|---:|" + "---|" * len(leads))
@@ -452,6 +455,59 @@ def compare(recording_path: Path, scores_path: Path, weights: Sequence[float],
                   + " | ".join(cells) + " |")
 
 
+def _moonshine_scores(path: Path) -> dict[str, dict[str, Any]]:
+    with path.open(encoding="utf-8") as file:
+        return {row["path"]: row for row in map(json.loads, file)}
+
+
+def rescue(recording_path: Path, scores_path: Path, leads: Sequence[float]) -> None:
+    from benchmarks.whisper_replay import Rule, choices, form_lengths, load
+    from voicespit.speech.language.parser import parse
+    from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel
+    from voicespit.speech.recognizers.whisper_choice import CommandTable
+    from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
+
+    settings = WhisperSettings()
+    default = Rule(0.0, 0.0, acceptance=AcceptanceModel.fitted(),
+                   second_look_from=settings.second_look_from,
+                   second_look_bar=settings.second_look_bar)
+    recording = load(recording_path)
+    table = CommandTable.build(recording["sentences"], recording["sentence_of"])
+    lengths = form_lengths(recording)
+    moonshine = _moonshine_scores(scores_path)
+    counts: dict[str, dict[str, int]] = {}
+    for item, found in choices(recording, default):
+        other = moonshine.get(item["name"])
+        if other is None or len(item["finals"]) != 1:
+            continue
+        first, tokens = found[0]
+        choice, accepted = default.decide(first, item["finals"][0], tokens, table, lengths)
+        command = command_in(choice.sentence)
+        key = repr(command) if command is not None else choice.sentence
+        ranked = sorted(other["pooled"].items(), key=lambda pair: -pair[1])
+        lead = ranked[0][1] - ranked[1][1]
+        chatter = item["kind"] == "chatter"
+        right = not chatter and command == parse(item["expected"])
+        condition = item["name"].split("/")[0] + (" chatter" if chatter else "")
+        count = counts.setdefault(condition, {"files": 0, "right": 0, "wrong": 0})
+        count["files"] += 1
+        if accepted:
+            count["right" if right else "wrong"] += 1
+            continue
+        for at in leads:
+            if ranked[0][0] == key and lead >= at:
+                count[f"{'right' if right else 'wrong'} from {at}"] = \
+                    count.get(f"{'right' if right else 'wrong'} from {at}", 0) + 1
+    print("| condition | files | the default: right / wrong or taken | "
+          + " | ".join(f"rescued at lead {at}: right / wrong" for at in leads) + " |")
+    print("|---|---:|---|" + "---|" * len(leads))
+    for condition, count in sorted(counts.items()):
+        cells = [f"+{count.get(f'right from {at}', 0)} / +{count.get(f'wrong from {at}', 0)}"
+                 for at in leads]
+        print(f"| {condition} | {count['files']} | {count['right']} / {count['wrong']} | "
+              + " | ".join(cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -465,9 +521,15 @@ def main() -> None:
     comparer.add_argument("scores", type=Path, help="from score, over the same files")
     comparer.add_argument("--weights", default="0,0.5,0.75,1")
     comparer.add_argument("--leads", default="1.5,2.0,3.0")
+    rescuer = commands.add_parser("rescue")
+    rescuer.add_argument("recording", type=Path, help="from benchmarks.whisper_replay record")
+    rescuer.add_argument("scores", type=Path, help="from score, over the same files")
+    rescuer.add_argument("--leads", default="1.0,2.0,3.0")
     args = parser.parse_args()
     if args.command == "score":
         score(args.split, args.out, args.every, args.offset)
+    elif args.command == "rescue":
+        rescue(args.recording, args.scores, [float(lead) for lead in args.leads.split(",")])
     else:
         compare(args.recording, args.scores, [float(w) for w in args.weights.split(",")],
                 [float(lead) for lead in args.leads.split(",")])
