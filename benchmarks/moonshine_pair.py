@@ -29,7 +29,7 @@ import importlib.util
 import json
 import wave
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ import numpy.typing as npt
 from benchmarks.speech import CORPUS
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
+from voicespit.speech.recognizers.sentence_scorer import TokenTrie
 from voicespit.speech.recognizers.whisper_model import written_forms
 
 Floats = npt.NDArray[np.float32]
@@ -217,38 +218,6 @@ def _graph(stored: Any, name: str) -> Any:
 # ------------------------------------------------------------------ scoring
 
 
-@dataclass
-class Trie:
-    """The written forms' tokens (each ending in end-of-text) after the start token."""
-
-    token: list[int] = field(default_factory=lambda: [START])
-    parent: list[int] = field(default_factory=lambda: [-1])
-    depth: list[int] = field(default_factory=lambda: [0])
-    children: list[dict[int, int]] = field(default_factory=lambda: [{}])
-    ends: list[int] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, sequences: Sequence[tuple[int, ...]]) -> Trie:
-        trie = cls()
-        for sequence in sequences:
-            node = 0
-            for token in (*sequence, END):
-                child = trie.children[node].get(token)
-                if child is None:
-                    child = len(trie.token)
-                    trie.token.append(token)
-                    trie.parent.append(node)
-                    trie.depth.append(trie.depth[node] + 1)
-                    trie.children.append({})
-                    trie.children[node][token] = child
-                node = child
-            trie.ends.append(node)
-        return trie
-
-    def at_depth(self, depth: int) -> list[int]:
-        return [node for node, its in enumerate(self.depth) if its == depth]
-
-
 class MoonshineScorer:
     """Every written form's log-probability for one utterance, Moonshine base-en."""
 
@@ -268,13 +237,16 @@ class MoonshineScorer:
         self.decoder = session("decoder_model_merged.ort")
         self.outputs = [output.name for output in self.decoder.get_outputs()]
         tokenizer = PieceTokenizer(folder / "tokenizer.bin")
-        self.trie = Trie.of([tokenizer.encode(form) for form in forms])
-        self.levels = [self.trie.at_depth(depth) for depth in range(max(self.trie.depth) + 1)]
+        self.trie = TokenTrie((START,), [tokenizer.encode(form) for form in forms], END)
+        self.ends = [path[-1] for path in self.trie.paths]
+        self.at_depth = [np.flatnonzero(self.trie.depth == depth).tolist()
+                         for depth in range(int(self.trie.depth.max()) + 1)]
+        self.expandable = [set(level.tolist()) for level in self.trie.levels]
 
     def scores(self, audio: Floats) -> Floats:
         trie = self.trie
         hidden = self.encoder.run(None, {"input_values": audio[None]})[0]
-        reached = np.full(len(trie.token), -np.inf, dtype=np.float32)
+        reached = np.full(len(trie.tokens), -np.inf, dtype=np.float32)
         reached[0] = 0.0
         no_past = {_past(layer, side, part): np.zeros((0, HEADS, 1, HEAD_WIDTH), np.float32)
                    for layer, side, part in _cache_names()}
@@ -285,39 +257,39 @@ class MoonshineScorer:
                        for layer, part, name in _audio_cache_names()}
         next_token = {0: _log_softmax(first["logits"][0, -1])}
         own_cache = {0: _own_cache(first, 0)}
-        for depth in range(1, len(self.levels)):
-            for node in self.levels[depth]:
-                before = trie.parent[node]
+        for depth in range(1, len(self.at_depth)):
+            for node in self.at_depth[depth]:
+                before = int(trie.parents[node])
                 if before in next_token:
-                    reached[node] = reached[before] + next_token[before][trie.token[node]]
+                    reached[node] = reached[before] + next_token[before][trie.tokens[node]]
             expand = self._to_expand(reached, depth)
             if not expand:
                 break
-            feeds = {"input_ids": np.array([[trie.token[node]] for node in expand], np.int64),
+            feeds = {"input_ids": trie.tokens[expand][:, None],
                      "encoder_hidden_states": np.repeat(hidden, len(expand), 0),
                      "use_cache_branch": np.array([True])}
             for name, value in audio_cache.items():
                 feeds[name] = np.repeat(value, len(expand), 0)
             for layer, part in _own_cache_parts():
                 feeds[_past(layer, "decoder", part)] = np.stack(
-                    [own_cache[trie.parent[node]][(layer, part)] for node in expand])
+                    [own_cache[int(trie.parents[node])][(layer, part)] for node in expand])
             out = dict(zip(self.outputs, self.decoder.run(None, feeds), strict=True))
             for row, node in enumerate(expand):
                 next_token[node] = _log_softmax(out["logits"][row, -1])
                 own_cache[node] = _own_cache(out, row)
-        totals = reached[trie.ends]
+        totals = reached[self.ends]
         return np.asarray(np.maximum(totals, totals.max() - PRUNE_FINISHED), dtype=np.float32)
 
     def _to_expand(self, reached: Floats, depth: int) -> list[int]:
-        trie = self.trie
-        finished = [reached[node] for level in self.levels[1:depth + 1] for node in level
-                    if trie.token[node] == END and np.isfinite(reached[node])]
-        here = [reached[node] for node in self.levels[depth] if np.isfinite(reached[node])]
+        finished = [reached[node] for level in self.at_depth[1:depth + 1] for node in level
+                    if self.trie.tokens[node] == END and np.isfinite(reached[node])]
+        here = [reached[node] for node in self.at_depth[depth] if np.isfinite(reached[node])]
         if not here:
             return []
         bar = max(finished) - PRUNE_FINISHED if finished else max(here) - PRUNE_DEPTH
-        return [node for node in self.levels[depth]
-                if trie.children[node] and np.isfinite(reached[node]) and reached[node] >= bar]
+        expandable = self.expandable[depth] if depth < len(self.expandable) else set()
+        return [node for node in self.at_depth[depth]
+                if node in expandable and np.isfinite(reached[node]) and reached[node] >= bar]
 
 
 def _past(layer: int, side: str, part: str) -> str:
