@@ -8,11 +8,14 @@
 
 `moonshine-cpp` 0.1.4 (MIT) ships Moonshine base-en in ONNX Runtime's own format. Its
 files dequantize every int8 weight on every call (110 ms a decoder step), which ONNX
-Runtime folds only in an ONNX model; so the graphs are read back into ONNX first
-(`ort_to_onnx`). `score` gives every written form of the grammar its log-probability by
-teacher forcing over a token trie (as `sentence_scorer` does for Whisper, here with the
-decoder's own key-value cache and the whole vocabulary), on each file's speech from the
-corpus timings with 0.3 s either side, and writes each file's pooled command scores.
+Runtime folds only in an ONNX model; so `prepare` (run by `score` the first time) reads
+the graphs back into ONNX (`ort_to_onnx`), makes the decoder's two branches two models,
+folds them and quantizes the decoder's to int8 again (the encoder stays float32), into
+`--prepared`. `score` gives every written
+form of the grammar its log-probability by teacher forcing over a token trie (as
+`sentence_scorer` does for Whisper, here with the decoder's own key-value cache and the
+whole vocabulary), on each file's speech from the corpus timings with 0.3 s either side,
+and writes each file's pooled command scores and the processor time it took.
 `compare` adds a share of them to the pooled scores a `whisper_replay` recording kept,
 file by file, and prints each pair's best command and right / wrong at a few leads.
 `rescue` replays the default's own decision on the recording (acceptance model and second
@@ -27,6 +30,7 @@ import argparse
 import csv
 import importlib.util
 import json
+import time
 import wave
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -49,13 +53,15 @@ START, END = 1, 2
 LAYERS, HEADS, HEAD_WIDTH = 8, 8, 52
 """Moonshine base's decoder."""
 MARGIN_SECONDS = 0.3
-PRUNE_FINISHED = 10.0
-"""A branch this far behind the best finished sentence is not decoded."""
-PRUNE_DEPTH = 12.0
-"""Before any sentence has finished, a branch this far behind the best of its depth."""
+PRUNE_WITHIN = 10.0
+"""A branch this far behind the best finished sentence is not decoded, and a command
+scored further behind the best counts as this far (`--within`)."""
+DEPTH_BEAM_EXTRA = 2.0
+"""Before any sentence has finished, a branch `within` plus this behind the best of
+its depth is not decoded."""
 WHISPER_WITHIN = 8.0
 """Whisper's pooled scores further behind its best count as that far (its recording
-kept them to 8.0); Moonshine's are bounded at `PRUNE_FINISHED`."""
+kept them to 8.0); Moonshine's were bounded by `score --within`."""
 
 
 def model_folder() -> Path:
@@ -218,10 +224,54 @@ def _graph(stored: Any, name: str) -> Any:
 # ------------------------------------------------------------------ scoring
 
 
+def prepare(source: Path, target: Path) -> None:
+    """Moonshine's models as the game would run them, written to `target` once: each `.ort`
+    read back into ONNX; the decoder's `If` made two models (its first step, with no
+    cache, and the cached steps), since ONNX Runtime's quantizer does not reach into an
+    `If`; each folded at load (the int8 weights' dequantization computed once) and the
+    decoder's quantized again to int8 (`quantize_dynamic`), which keeps its decisions in a
+    quarter of float32's memory. The encoder stays float32 (80 MB): quantized, it cost
+    real voices at 10 dB."""
+    import onnx
+    import onnxruntime
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    target.mkdir(parents=True, exist_ok=True)
+    decoder = ort_to_onnx(source / "decoder_model_merged.ort")
+    branch = next(node for node in decoder.graph.node if node.op_type == "If")
+    ahead = [node for node in decoder.graph.node if node.op_type != "If"]
+    graphs = {"encoder": ort_to_onnx(source / "encoder_model.ort")}
+    for attribute in branch.attribute:
+        name = "decoder_first" if attribute.name == "else_branch" else "decoder_step"
+        nodes = [*ahead, *attribute.g.node]
+        # Only what this branch reads: the first step takes no cache.
+        used = {feed for node in nodes for feed in node.input}
+        inputs = [value for value in decoder.graph.input if value.name in used]
+        model = onnx.helper.make_model(
+            onnx.helper.make_graph(
+                nodes, name, inputs, list(attribute.g.output),
+                [*decoder.graph.initializer, *attribute.g.initializer],
+                value_info=[*decoder.graph.value_info, *attribute.g.value_info]),
+            opset_imports=decoder.opset_import)
+        model.ir_version = decoder.ir_version
+        graphs[name] = model
+    for name, model in graphs.items():
+        folded = target / (f"{name}.onnx" if name == "encoder" else f"{name}.folded.onnx")
+        folding = onnxruntime.SessionOptions()
+        folding.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        folding.optimized_model_filepath = str(folded)
+        onnxruntime.InferenceSession(model.SerializeToString(), folding,
+                                     providers=["CPUExecutionProvider"])
+        if name != "encoder":  # quantized, the encoder cost real voices 4 of 357 at 10 dB
+            quantize_dynamic(folded, target / f"{name}.onnx", weight_type=QuantType.QInt8)
+            folded.unlink()
+    (target / "tokenizer.bin").write_bytes((source / "tokenizer.bin").read_bytes())
+
+
 class MoonshineScorer:
     """Every written form's log-probability for one utterance, Moonshine base-en."""
 
-    def __init__(self, folder: Path, forms: Sequence[str]) -> None:
+    def __init__(self, prepared: Path, forms: Sequence[str], within: float) -> None:
         import onnxruntime
 
         options = onnxruntime.SessionOptions()
@@ -229,14 +279,16 @@ class MoonshineScorer:
         options.inter_op_num_threads = 1
 
         def session(name: str) -> Any:
-            proto = ort_to_onnx(folder / name)
-            return onnxruntime.InferenceSession(proto.SerializeToString(), options,
+            return onnxruntime.InferenceSession(str(prepared / f"{name}.onnx"), options,
                                                 providers=["CPUExecutionProvider"])
 
-        self.encoder = session("encoder_model.ort")
-        self.decoder = session("decoder_model_merged.ort")
-        self.outputs = [output.name for output in self.decoder.get_outputs()]
-        tokenizer = PieceTokenizer(folder / "tokenizer.bin")
+        self.encoder = session("encoder")
+        self.first_step = session("decoder_first")
+        self.next_step = session("decoder_step")
+        self.within = within
+        self.outputs = [output.name for output in self.first_step.get_outputs()]
+        self.step_inputs = {feed.name for feed in self.next_step.get_inputs()}
+        tokenizer = PieceTokenizer(prepared / "tokenizer.bin")
         self.trie = TokenTrie((START,), [tokenizer.encode(form) for form in forms], END)
         self.ends = [path[-1] for path in self.trie.paths]
         self.at_depth = [np.flatnonzero(self.trie.depth == depth).tolist()
@@ -248,11 +300,9 @@ class MoonshineScorer:
         hidden = self.encoder.run(None, {"input_values": audio[None]})[0]
         reached = np.full(len(trie.tokens), -np.inf, dtype=np.float32)
         reached[0] = 0.0
-        no_past = {_past(layer, side, part): np.zeros((0, HEADS, 1, HEAD_WIDTH), np.float32)
-                   for layer, side, part in _cache_names()}
-        first = dict(zip(self.outputs, self.decoder.run(None, {
-            "input_ids": np.array([[START]], np.int64), "encoder_hidden_states": hidden,
-            "use_cache_branch": np.array([False]), **no_past}), strict=True))
+        first = dict(zip(self.outputs, self.first_step.run(None, {
+            "input_ids": np.array([[START]], np.int64), "encoder_hidden_states": hidden}),
+            strict=True))
         audio_cache = {name: first[f"present.{layer}.encoder.{part}"]
                        for layer, part, name in _audio_cache_names()}
         next_token = {0: _log_softmax(first["logits"][0, -1])}
@@ -266,19 +316,18 @@ class MoonshineScorer:
             if not expand:
                 break
             feeds = {"input_ids": trie.tokens[expand][:, None],
-                     "encoder_hidden_states": np.repeat(hidden, len(expand), 0),
-                     "use_cache_branch": np.array([True])}
+                     "encoder_hidden_states": np.repeat(hidden, len(expand), 0)}
             for name, value in audio_cache.items():
                 feeds[name] = np.repeat(value, len(expand), 0)
             for layer, part in _own_cache_parts():
                 feeds[_past(layer, "decoder", part)] = np.stack(
                     [own_cache[int(trie.parents[node])][(layer, part)] for node in expand])
-            out = dict(zip(self.outputs, self.decoder.run(None, feeds), strict=True))
+            feeds = {name: value for name, value in feeds.items() if name in self.step_inputs}
+            out = dict(zip(self.outputs, self.next_step.run(None, feeds), strict=True))
             for row, node in enumerate(expand):
                 next_token[node] = _log_softmax(out["logits"][row, -1])
                 own_cache[node] = _own_cache(out, row)
-        totals = reached[self.ends]
-        return np.asarray(np.maximum(totals, totals.max() - PRUNE_FINISHED), dtype=np.float32)
+        return np.asarray(reached[self.ends], dtype=np.float32)
 
     def _to_expand(self, reached: Floats, depth: int) -> list[int]:
         finished = [reached[node] for level in self.at_depth[1:depth + 1] for node in level
@@ -286,7 +335,8 @@ class MoonshineScorer:
         here = [reached[node] for node in self.at_depth[depth] if np.isfinite(reached[node])]
         if not here:
             return []
-        bar = max(finished) - PRUNE_FINISHED if finished else max(here) - PRUNE_DEPTH
+        bar = max(finished) - self.within if finished \
+            else max(here) - self.within - DEPTH_BEAM_EXTRA
         expandable = self.expandable[depth] if depth < len(self.expandable) else set()
         return [node for node in self.at_depth[depth]
                 if node in expandable and np.isfinite(reached[node]) and reached[node] >= bar]
@@ -294,13 +344,6 @@ class MoonshineScorer:
 
 def _past(layer: int, side: str, part: str) -> str:
     return f"past_key_values.{layer}.{side}.{part}"
-
-
-def _cache_names() -> Iterator[tuple[int, str, str]]:
-    for layer in range(LAYERS):
-        for side in ("decoder", "encoder"):
-            for part in ("key", "value"):
-                yield layer, side, part
 
 
 def _audio_cache_names() -> Iterator[tuple[int, str, str]]:
@@ -347,12 +390,17 @@ class Grammar:
                 keys.append(key)
         return cls(forms, keys, key_of_sentence)
 
-    def pooled(self, totals: Floats) -> dict[str, float]:
+    def pooled(self, totals: Floats, within: float) -> dict[str, float]:
+        """Per command, the log of its forms' summed probability; a command pruned, or
+        scored further behind the best than `within`, counts as that far behind (as
+        `WindowScores.bounded` does for Whisper), so no lead is overstated."""
         by_key: dict[str, list[float]] = {}
         for key, total in zip(self.keys, totals.tolist(), strict=True):
             by_key.setdefault(key, []).append(total)
-        return {key: float(np.logaddexp.reduce(np.asarray(values)))
-                for key, values in by_key.items()}
+        pooled = {key: float(np.logaddexp.reduce(np.asarray(values)))
+                  for key, values in by_key.items()}
+        floor = max(pooled.values()) - within
+        return {key: max(value, floor) for key, value in pooled.items()}
 
 
 def _speech(path: Path, start: float, end: float) -> Floats:
@@ -365,7 +413,8 @@ def _speech(path: Path, start: float, end: float) -> Floats:
     return np.asarray(samples[first:last], dtype=np.float32) / 32768.0
 
 
-def score(split: str, out: Path, every: int, offset: int) -> None:
+def score(split: str, out: Path, every: int, offset: int, prepared: Path,
+          within: float) -> None:
     directory = CORPUS / split
     with (directory / "timings.tsv").open(encoding="utf-8") as file:
         timings = {row["path"]: (float(row["speech_start"]), float(row["speech_end"]))
@@ -373,14 +422,19 @@ def score(split: str, out: Path, every: int, offset: int) -> None:
     with (directory / "manifest.tsv").open(encoding="utf-8") as file:
         rows = list(csv.DictReader(file, delimiter="\t"))[offset::every]
     grammar = Grammar.current()
-    scorer = MoonshineScorer(model_folder(), grammar.forms)
+    if not (prepared / "tokenizer.bin").is_file():  # written last
+        prepare(model_folder(), prepared)
+    scorer = MoonshineScorer(prepared, grammar.forms, within)
     with out.open("w", encoding="utf-8") as file:
         for row in rows:
+            began = time.process_time()
             totals = scorer.scores(_speech(directory / row["path"], *timings[row["path"]]))
+            seconds = time.process_time() - began
             expected = grammar.key_of_sentence.get(row["transcript"], row["transcript"])
             file.write(json.dumps({"path": row["path"], "kind": row["kind"],
                                    "expected": expected,
-                                   "pooled": grammar.pooled(totals)}) + "\n")
+                                   "pooled": grammar.pooled(totals, within),
+                                   "seconds": round(seconds, 4)}) + "\n")
             file.flush()
 
 
@@ -407,7 +461,6 @@ def compare(recording_path: Path, scores_path: Path, weights: Sequence[float],
             final = max(item["finals"], key=lambda kept: kept["speech_seconds"])
             whisper = np.maximum(final["pooled"], final["pooled"].max() - WHISPER_WITHIN)
             second = np.asarray([other["pooled"][key] for key in keys])
-            second = np.maximum(second, second.max() - PRUNE_FINISHED)
             total = whisper + weight * second
             ranked = np.argsort(-total)
             right = keys[ranked[0]] == other["expected"]
@@ -488,6 +541,10 @@ def main() -> None:
     scorer.add_argument("--every", type=int, default=1)
     scorer.add_argument("--offset", type=int, default=0)
     scorer.add_argument("--out", type=Path, required=True)
+    scorer.add_argument("--prepared", type=Path, default=Path("/tmp/voicespit-moonshine"),
+                        help="where the prepared models are, or go (prepared once)")
+    scorer.add_argument("--within", type=float, default=PRUNE_WITHIN,
+                        help="pruning distance, and how far behind a command can count")
     comparer = commands.add_parser("compare")
     comparer.add_argument("recording", type=Path, help="from benchmarks.whisper_replay record")
     comparer.add_argument("scores", type=Path, help="from score, over the same files")
@@ -499,7 +556,7 @@ def main() -> None:
     rescuer.add_argument("--leads", default="1.0,2.0,3.0")
     args = parser.parse_args()
     if args.command == "score":
-        score(args.split, args.out, args.every, args.offset)
+        score(args.split, args.out, args.every, args.offset, args.prepared, args.within)
     elif args.command == "rescue":
         rescue(args.recording, args.scores, [float(lead) for lead in args.leads.split(",")])
     else:
