@@ -295,11 +295,17 @@ class MoonshineScorer:
                          for depth in range(int(self.trie.depth.max()) + 1)]
         self.expandable = [set(level.tolist()) for level in self.trie.levels]
 
-    def scores(self, audio: Floats) -> Floats:
+    def scores(self, audio: Floats) -> tuple[Floats, Floats]:
+        """Per written form, its log-probability and its deficit: how far, per token,
+        each of its tokens stood below the likeliest token at that step (as
+        `sentence_scorer` measures Whisper's: words forced onto other speech fall far
+        below what the model would have written). Pruned forms: -inf and inf."""
         trie = self.trie
         hidden = self.encoder.run(None, {"input_values": audio[None]})[0]
         reached = np.full(len(trie.tokens), -np.inf, dtype=np.float32)
         reached[0] = 0.0
+        below_best = np.full(len(trie.tokens), np.inf, dtype=np.float32)
+        below_best[0] = 0.0
         first = dict(zip(self.outputs, self.first_step.run(None, {
             "input_ids": np.array([[START]], np.int64), "encoder_hidden_states": hidden}),
             strict=True))
@@ -311,7 +317,9 @@ class MoonshineScorer:
             for node in self.at_depth[depth]:
                 before = int(trie.parents[node])
                 if before in next_token:
-                    reached[node] = reached[before] + next_token[before][trie.tokens[node]]
+                    chosen = next_token[before][trie.tokens[node]]
+                    reached[node] = reached[before] + chosen
+                    below_best[node] = next_token[before].max() - chosen
             expand = self._to_expand(reached, depth)
             if not expand:
                 break
@@ -327,7 +335,9 @@ class MoonshineScorer:
             for row, node in enumerate(expand):
                 next_token[node] = _log_softmax(out["logits"][row, -1])
                 own_cache[node] = _own_cache(out, row)
-        return np.asarray(reached[self.ends], dtype=np.float32)
+        deficits = [float(below_best[path].mean()) for path in trie.paths]
+        return (np.asarray(reached[self.ends], dtype=np.float32),
+                np.asarray(deficits, dtype=np.float32))
 
     def _to_expand(self, reached: Floats, depth: int) -> list[int]:
         finished = [reached[node] for level in self.at_depth[1:depth + 1] for node in level
@@ -403,6 +413,16 @@ class Grammar:
         return {key: max(value, floor) for key, value in pooled.items()}
 
 
+    def deficit_of_best(self, totals: Floats, deficits: Floats) -> dict[str, float]:
+        """Per command, the deficit of its likeliest written form (inf: pruned)."""
+        best: dict[str, tuple[float, float]] = {}
+        for key, total, deficit in zip(self.keys, totals.tolist(), deficits.tolist(),
+                                       strict=True):
+            if key not in best or total > best[key][0]:
+                best[key] = (total, deficit)
+        return {key: min(deficit, 1e9) for key, (_, deficit) in best.items()}
+
+
 def _speech(path: Path, start: float, end: float) -> Floats:
     with wave.open(str(path)) as file:
         if file.getframerate() != SAMPLE_RATE or file.getsampwidth() != 2:
@@ -428,12 +448,14 @@ def score(split: str, out: Path, every: int, offset: int, prepared: Path,
     with out.open("w", encoding="utf-8") as file:
         for row in rows:
             began = time.process_time()
-            totals = scorer.scores(_speech(directory / row["path"], *timings[row["path"]]))
+            totals, deficits = scorer.scores(
+                _speech(directory / row["path"], *timings[row["path"]]))
             seconds = time.process_time() - began
             expected = grammar.key_of_sentence.get(row["transcript"], row["transcript"])
             file.write(json.dumps({"path": row["path"], "kind": row["kind"],
                                    "expected": expected,
                                    "pooled": grammar.pooled(totals, within),
+                                   "deficit": grammar.deficit_of_best(totals, deficits),
                                    "seconds": round(seconds, 4)}) + "\n")
             file.flush()
 
