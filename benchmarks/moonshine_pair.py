@@ -294,6 +294,8 @@ class MoonshineScorer:
         self.at_depth = [np.flatnonzero(self.trie.depth == depth).tolist()
                          for depth in range(int(self.trie.depth.max()) + 1)]
         self.expandable = [set(level.tolist()) for level in self.trie.levels]
+        self.last_free = (0.0, 0)
+        """The last utterance's `_free_guess`."""
 
     def scores(self, audio: Floats) -> tuple[Floats, Floats]:
         """Per written form, its log-probability and its deficit: how far, per token,
@@ -336,8 +338,32 @@ class MoonshineScorer:
                 next_token[node] = _log_softmax(out["logits"][row, -1])
                 own_cache[node] = _own_cache(out, row)
         deficits = [float(below_best[path].mean()) for path in trie.paths]
+        self.last_free = self._free_guess(next_token[0], audio_cache, own_cache[0], hidden)
         return (np.asarray(reached[self.ends], dtype=np.float32),
                 np.asarray(deficits, dtype=np.float32))
+
+    def _free_guess(self, first: Floats, audio_cache: dict[str, Floats],
+                    cache: dict[tuple[int, str], Floats], hidden: Floats,
+                    longest: int = 12) -> tuple[float, int]:
+        """Moonshine's own words for the audio, greedily: their log-probability and
+        length in tokens (end of text included), to measure how far a command falls
+        below what the model would have written unconstrained."""
+        log_probability, tokens, scores = 0.0, 0, first
+        while tokens < longest:
+            token = int(np.argmax(scores))
+            log_probability += float(scores[token])
+            tokens += 1
+            if token == END:
+                break
+            feeds = {"input_ids": np.array([[token]], np.int64),
+                     "encoder_hidden_states": hidden, **audio_cache}
+            for layer, part in _own_cache_parts():
+                feeds[_past(layer, "decoder", part)] = cache[(layer, part)][None]
+            feeds = {name: value for name, value in feeds.items() if name in self.step_inputs}
+            out = dict(zip(self.outputs, self.next_step.run(None, feeds), strict=True))
+            scores = _log_softmax(out["logits"][0, -1])
+            cache = _own_cache(out, 0)
+        return log_probability, tokens
 
     def _to_expand(self, reached: Floats, depth: int) -> list[int]:
         finished = [reached[node] for level in self.at_depth[1:depth + 1] for node in level
@@ -413,14 +439,15 @@ class Grammar:
         return {key: max(value, floor) for key, value in pooled.items()}
 
 
-    def deficit_of_best(self, totals: Floats, deficits: Floats) -> dict[str, float]:
-        """Per command, the deficit of its likeliest written form (inf: pruned)."""
+    def at_best_form(self, totals: Floats, values: Floats) -> dict[str, float]:
+        """Per command, `values` at its likeliest written form (capped: a pruned form's
+        infinity is not JSON)."""
         best: dict[str, tuple[float, float]] = {}
-        for key, total, deficit in zip(self.keys, totals.tolist(), deficits.tolist(),
-                                       strict=True):
+        for key, total, value in zip(self.keys, totals.tolist(), values.tolist(),
+                                     strict=True):
             if key not in best or total > best[key][0]:
-                best[key] = (total, deficit)
-        return {key: min(deficit, 1e9) for key, (_, deficit) in best.items()}
+                best[key] = (total, value)
+        return {key: max(-1e9, min(value, 1e9)) for key, (_, value) in best.items()}
 
 
 def _speech(path: Path, start: float, end: float) -> Floats:
@@ -445,6 +472,7 @@ def score(split: str, out: Path, every: int, offset: int, prepared: Path,
     if not (prepared / "tokenizer.bin").is_file():  # written last
         prepare(model_folder(), prepared)
     scorer = MoonshineScorer(prepared, grammar.forms, within)
+    lengths = np.asarray([len(path) for path in scorer.trie.paths], dtype=np.float32)
     with out.open("w", encoding="utf-8") as file:
         for row in rows:
             began = time.process_time()
@@ -455,7 +483,9 @@ def score(split: str, out: Path, every: int, offset: int, prepared: Path,
             file.write(json.dumps({"path": row["path"], "kind": row["kind"],
                                    "expected": expected,
                                    "pooled": grammar.pooled(totals, within),
-                                   "deficit": grammar.deficit_of_best(totals, deficits),
+                                   "deficit": grammar.at_best_form(totals, deficits),
+                                   "per_token": grammar.at_best_form(totals, totals / lengths),
+                                   "free": scorer.last_free,
                                    "seconds": round(seconds, 4)}) + "\n")
             file.flush()
 
