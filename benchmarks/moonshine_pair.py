@@ -15,7 +15,9 @@ folds them and quantizes the decoder's to int8 again (the encoder stays float32)
 form of the grammar its log-probability by teacher forcing over a token trie (as
 `sentence_scorer` does for Whisper, here with the decoder's own key-value cache and the
 whole vocabulary), on each file's speech from the corpus timings with 0.3 s either side,
-and writes each file's pooled command scores and the processor time it took.
+and writes each file's pooled command scores, each command's deficit and log-probability
+per token at its likeliest form, Moonshine's own greedy guess (its log-probability and
+length) and the processor time it took.
 `compare` adds a share of them to the pooled scores a `whisper_replay` recording kept,
 file by file, and prints each pair's best command and right / wrong at a few leads.
 `rescue` replays the default's own decision on the recording (acceptance model and second
