@@ -289,7 +289,7 @@ class MoonshineScorer:
         self.next_step = session("decoder_step")
         self.within = within
         self.outputs = [output.name for output in self.first_step.get_outputs()]
-        self.step_inputs = {feed.name for feed in self.next_step.get_inputs()}
+        self.step_outputs = [output.name for output in self.next_step.get_outputs()]
         tokenizer = PieceTokenizer(prepared / "tokenizer.bin")
         self.trie = TokenTrie((START,), [tokenizer.encode(form) for form in forms], END)
         self.ends = [path[-1] for path in self.trie.paths]
@@ -327,25 +327,30 @@ class MoonshineScorer:
             expand = self._to_expand(reached, depth)
             if not expand:
                 break
-            feeds = {"input_ids": trie.tokens[expand][:, None],
-                     "encoder_hidden_states": np.repeat(hidden, len(expand), 0)}
-            for name, value in audio_cache.items():
-                feeds[name] = np.repeat(value, len(expand), 0)
-            for layer, part in _own_cache_parts():
-                feeds[_past(layer, "decoder", part)] = np.stack(
-                    [own_cache[int(trie.parents[node])][(layer, part)] for node in expand])
-            feeds = {name: value for name, value in feeds.items() if name in self.step_inputs}
-            out = dict(zip(self.outputs, self.next_step.run(None, feeds), strict=True))
+            out = self._step(trie.tokens[expand], audio_cache,
+                             [own_cache[int(trie.parents[node])] for node in expand])
             for row, node in enumerate(expand):
                 next_token[node] = _log_softmax(out["logits"][row, -1])
                 own_cache[node] = _own_cache(out, row)
         deficits = [float(below_best[path].mean()) for path in trie.paths]
-        self.last_free = self._free_guess(next_token[0], audio_cache, own_cache[0], hidden)
+        self.last_free = self._free_guess(next_token[0], audio_cache, own_cache[0])
         return (np.asarray(reached[self.ends], dtype=np.float32),
                 np.asarray(deficits, dtype=np.float32))
 
+    def _step(self, tokens: npt.NDArray[np.int64], audio_cache: dict[str, Floats],
+              caches: Sequence[dict[tuple[int, str], Floats]]) -> dict[str, Any]:
+        """One cached decoder step for a batch: each token after its own path's keys and
+        values (`caches`), all attending to the same audio."""
+        feeds: dict[str, Any] = {"input_ids": tokens[:, None]}
+        for name, value in audio_cache.items():
+            feeds[name] = np.repeat(value, len(tokens), 0)
+        for layer, part in _own_cache_parts():
+            feeds[_past(layer, "decoder", part)] = np.stack(
+                [cache[(layer, part)] for cache in caches])
+        return dict(zip(self.step_outputs, self.next_step.run(None, feeds), strict=True))
+
     def _free_guess(self, first: Floats, audio_cache: dict[str, Floats],
-                    cache: dict[tuple[int, str], Floats], hidden: Floats,
+                    cache: dict[tuple[int, str], Floats],
                     longest: int = 12) -> tuple[float, int]:
         """Moonshine's own words for the audio, greedily: their log-probability and
         length in tokens (end of text included), to measure how far a command falls
@@ -357,12 +362,7 @@ class MoonshineScorer:
             tokens += 1
             if token == END:
                 break
-            feeds = {"input_ids": np.array([[token]], np.int64),
-                     "encoder_hidden_states": hidden, **audio_cache}
-            for layer, part in _own_cache_parts():
-                feeds[_past(layer, "decoder", part)] = cache[(layer, part)][None]
-            feeds = {name: value for name, value in feeds.items() if name in self.step_inputs}
-            out = dict(zip(self.outputs, self.next_step.run(None, feeds), strict=True))
+            out = self._step(np.array([token], np.int64), audio_cache, [cache])
             scores = _log_softmax(out["logits"][0, -1])
             cache = _own_cache(out, 0)
         return log_probability, tokens
