@@ -46,6 +46,7 @@ from benchmarks.speech import CORPUS
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.recognizers.sentence_scorer import TokenTrie
+from voicespit.speech.recognizers.whisper_choice import CommandTable, command_key
 from voicespit.speech.recognizers.whisper_model import written_forms
 
 Floats = npt.NDArray[np.float32]
@@ -413,15 +414,14 @@ def _log_softmax(logits: Floats) -> Floats:
 class Grammar:
     forms: list[str]
     keys: list[str]
-    """Per written form, its command's key (`CommandTable`'s: the command's repr)."""
+    """Per written form, its command's key (`whisper_choice.command_key`)."""
     key_of_sentence: dict[str, str]
 
     @classmethod
     def current(cls) -> Grammar:
         forms, keys, key_of_sentence = [], [], {}
         for sentence in grammar_sentences():
-            command = command_in(sentence)
-            key = repr(command) if command is not None else sentence
+            key = command_key(sentence)
             key_of_sentence[sentence] = key
             for form in written_forms(sentence):
                 forms.append(form)
@@ -495,13 +495,10 @@ def score(split: str, out: Path, every: int, offset: int, prepared: Path,
 def compare(recording_path: Path, scores_path: Path, weights: Sequence[float],
             leads: Sequence[float]) -> None:
     from benchmarks.whisper_replay import load
-    from voicespit.speech.recognizers.whisper_choice import CommandTable
-
     recording = load(recording_path)
     table = CommandTable.build(recording["sentences"], recording["sentence_of"])
-    keys = [repr(command) if command is not None
-            else recording["sentences"][recording["sentence_of"][members[0]]]
-            for command, members in zip(table.commands, table.groups, strict=True)]
+    keys = [command_key(recording["sentences"][recording["sentence_of"][members[0]]])
+            for members in table.groups]
     moonshine = _moonshine_scores(scores_path)
     print("| pair | condition | files | best command right | "
           + " | ".join(f"right / wrong at lead {lead}" for lead in leads) + " |")
@@ -543,7 +540,6 @@ def rescue(recording_path: Path, scores_path: Path, leads: Sequence[float]) -> N
     from benchmarks.whisper_replay import Rule, choices, form_lengths, load
     from voicespit.speech.language.parser import parse
     from voicespit.speech.recognizers.whisper_acceptance import AcceptanceModel
-    from voicespit.speech.recognizers.whisper_choice import CommandTable
     from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
 
     settings = WhisperSettings()
@@ -562,7 +558,7 @@ def rescue(recording_path: Path, scores_path: Path, leads: Sequence[float]) -> N
         first, tokens = found[0]
         choice, accepted = default.decide(first, item["finals"][0], tokens, table, lengths)
         command = command_in(choice.sentence)
-        key = repr(command) if command is not None else choice.sentence
+        key = command_key(choice.sentence)
         ranked = sorted(other["pooled"].items(), key=lambda pair: -pair[1])
         lead = ranked[0][1] - ranked[1][1]
         chatter = item["kind"] == "chatter"

@@ -43,6 +43,13 @@ class WindowScores:
         return np.asarray(np.maximum(values, float(self.pooled.max()) - self.within))
 
 
+def command_key(sentence: str) -> str:
+    """What names the command `sentence` means, the same for every sentence meaning it
+    (the sentence itself when the parser takes none): how `CommandTable` groups them."""
+    command = command_in(sentence)
+    return repr(command) if command is not None else sentence
+
+
 @dataclass(frozen=True)
 class CommandTable:
     """Which sentence each written form writes, and which forms mean one command."""
@@ -60,10 +67,9 @@ class CommandTable:
         groups: dict[str, list[int]] = {}
         commands: dict[str, Command | None] = {}
         for form, owner in enumerate(sentence_of):
-            command = command_in(sentences[owner])
-            key = repr(command) if command is not None else sentences[owner]
+            key = command_key(sentences[owner])
             groups.setdefault(key, []).append(form)
-            commands[key] = command
+            commands[key] = command_in(sentences[owner])
         return cls(sentences, sentence_of, [np.asarray(members) for members in groups.values()],
                    list(commands.values()))
 
