@@ -297,14 +297,13 @@ class MoonshineScorer:
         self.at_depth = [np.flatnonzero(self.trie.depth == depth).tolist()
                          for depth in range(int(self.trie.depth.max()) + 1)]
         self.expandable = [set(level.tolist()) for level in self.trie.levels]
-        self.last_free = (0.0, 0)
-        """The last utterance's `_free_guess`."""
 
-    def scores(self, audio: Floats) -> tuple[Floats, Floats]:
+    def scores(self, audio: Floats) -> tuple[Floats, Floats, tuple[float, int]]:
         """Per written form, its log-probability and its deficit: how far, per token,
         each of its tokens stood below the likeliest token at that step (as
         `sentence_scorer` measures Whisper's: words forced onto other speech fall far
-        below what the model would have written). Pruned forms: -inf and inf."""
+        below what the model would have written); pruned forms: -inf and inf. And
+        Moonshine's own guess of the words (`_free_guess`)."""
         trie = self.trie
         hidden = self.encoder.run(None, {"input_values": audio[None]})[0]
         reached = np.full(len(trie.tokens), -np.inf, dtype=np.float32)
@@ -334,9 +333,9 @@ class MoonshineScorer:
                 next_token[node] = _log_softmax(out["logits"][row, -1])
                 own_cache[node] = _own_cache(out, row)
         deficits = [float(below_best[path].mean()) for path in trie.paths]
-        self.last_free = self._free_guess(next_token[0], audio_cache, own_cache[0])
         return (np.asarray(reached[self.ends], dtype=np.float32),
-                np.asarray(deficits, dtype=np.float32))
+                np.asarray(deficits, dtype=np.float32),
+                self._free_guess(next_token[0], audio_cache, own_cache[0]))
 
     def _step(self, tokens: npt.NDArray[np.int64], audio_cache: dict[str, Floats],
               caches: Sequence[dict[tuple[int, str], Floats]]) -> dict[str, Any]:
@@ -478,7 +477,7 @@ def score(split: str, out: Path, every: int, offset: int, prepared: Path,
     with out.open("w", encoding="utf-8") as file:
         for row in rows:
             began = time.process_time()
-            totals, deficits = scorer.scores(
+            totals, deficits, free = scorer.scores(
                 _speech(directory / row["path"], *timings[row["path"]]))
             seconds = time.process_time() - began
             expected = grammar.key_of_sentence.get(row["transcript"], row["transcript"])
@@ -487,7 +486,7 @@ def score(split: str, out: Path, every: int, offset: int, prepared: Path,
                                    "pooled": grammar.pooled(totals, within),
                                    "deficit": grammar.at_best_form(totals, deficits),
                                    "per_token": grammar.at_best_form(totals, totals / lengths),
-                                   "free": scorer.last_free,
+                                   "free": free,
                                    "seconds": round(seconds, 4)}) + "\n")
             file.flush()
 
