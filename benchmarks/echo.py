@@ -61,7 +61,7 @@ from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
-from voicespit.speech.listening.listener import Listener
+from voicespit.speech.listening.listener import DISPUTED_LEAD, Listener
 from voicespit.speech.listening.near_end import NearEndEvidence
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.listening.talk_over import TalkHooks
@@ -85,11 +85,13 @@ again"; unguarded: listening through the game's voice with nothing done about it
 would happen without any)."""
 DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard", "recorded")
 LOSSES = ("not found", "found, nothing heard", "doubtful, right", "doubtful, other",
-          "near-end", "self-echo")
+          "near-end", "self-echo", "disputed")
 """Where a command that was neither right nor wrong was lost: the talk detector never
 found the player during it; it did, but the recognizer gave no result; Whisper refused
 its result as doubtful (the right command, or another); the listener refused it for
-too little of the player's voice (`near_end`) or as the game's own words (`self_echo`)."""
+too little of the player's voice (`near_end`), as the game's own words (`self_echo`), or
+as a command PocketSphinx disputed that Whisper did not lead by enough (`near_end`,
+`Listener.disputed_lead`)."""
 """Outcome fields left out of the JSON summary (kept for --dump)."""
 OVER_GAME_LABEL = ", over the game"
 """Added to a job's label when the over-the-game model decides (`--over-game`)."""
@@ -167,6 +169,9 @@ class Job:
     """Answer no refusal of the game's own voice "Say again?" (`Listener.quiet_own_refusals`)."""
     near_end_minimum: float | None = None
     """The listener's least share of the player's frames in a command (None: its default)."""
+    disputed_lead: float | None = DISPUTED_LEAD
+    """Whisper's least lead for a command PocketSphinx disputes over the game (None: no such
+    check, the baseline; `Listener.disputed_lead`)."""
     talk: dict[str, float] = field(default_factory=dict)
     """Talk detector settings changed from the game's (`barge_in.TalkSettings`), to try one."""
     noise_below_db: float = NOISE_BELOW_PLAYER_DB
@@ -318,6 +323,7 @@ def run(job: Job) -> Outcome:
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
     listener.quiet_own_refusals = job.quiet_own_refusals
+    listener.disputed_lead = job.disputed_lead
     if job.over_game and listener.mask is not None:
         listener.over_game = over_game.fitted()
     if job.record:  # every frame judgement of the run, to describe each final afterwards
@@ -421,6 +427,8 @@ def losses(placed: list[Utterance], results: list[Recognition],
             cause = "self-echo"
         elif any("near_end" in s for s in scored):
             cause = "near-end"
+        elif any("disputed_over_game" in s for s in scored):
+            cause = "disputed"
         elif any(command_in(r.text) == expected for r in mine):
             cause = "doubtful, right"
         elif mine:
@@ -478,6 +486,7 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
     jobs = []
     checks = {"mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
               "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
+              "disputed_lead": None if args.no_disputed_lead else DISPUTED_LEAD,
               "quiet_own_refusals": not args.answer_every_refusal,
               "noise_below_db": args.noise_below, "record": args.record is not None,
               "talk": talk_settings(args.talk),
@@ -670,6 +679,9 @@ def main() -> None:
     parser.add_argument("--talk", action="append", metavar="KEY=VALUE",
                         help="a talk detector setting to try (barge_in.TalkSettings), "
                              "e.g. suspect_onset=1 (repeatable)")
+    parser.add_argument("--no-disputed-lead", action="store_true",
+                        help="act on a command PocketSphinx disputes over the game at any lead "
+                             "Whisper's acceptance allows (the check's baseline)")
     parser.add_argument("--near-end-minimum", type=float, default=None,
                         help="least share of a command's frames that are the player's voice")
     parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,

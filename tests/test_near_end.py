@@ -9,6 +9,7 @@ import pytest
 from voicespit.speech.listening.near_end import (
     FRAME_SECONDS,
     NearEndEvidence,
+    refused_if_disputed_over_the_game,
     refused_if_tie_broken_over_the_game,
     refused_if_unvoiced,
 )
@@ -72,3 +73,34 @@ def test_pocketsphinx_breaks_no_tie_on_audio_the_game_was_heard_in() -> None:
     own = dataclasses.replace(broken, scores={"tie_broken": 0.0})
     assert not refused_if_tie_broken_over_the_game(own, evidence, before=1.0).rejected, \
         "Whisper's own choice is not this check's to refuse"
+
+
+def whisper_heard(text: str, start: float, end: float, margin: float,
+                  agrees: float) -> Recognition:
+    return dataclasses.replace(heard(text, start, end),
+                               scores={"margin": margin, "pocketsphinx_agrees": agrees})
+
+
+def test_over_the_game_a_command_pocketsphinx_disputes_needs_a_clear_lead() -> None:
+    evidence = NearEndEvidence()
+    evidence.record(10.0, [False] * 50, game_audible=True)  # the game speaks: 10.0 .. 10.5
+    evidence.record(10.5, [True] * 200, game_audible=False)  # then only the player: .. 12.5
+
+    def judged(result: Recognition) -> Recognition:
+        return refused_if_disputed_over_the_game(result, evidence, before=1.0, lead=2.5)
+
+    disputed = judged(whisper_heard("nine", 10.4, 10.9, margin=2.0, agrees=0.0))
+    assert disputed.rejected and disputed.scores is not None
+    assert disputed.scores["disputed_over_game"] == 1.0 and disputed.scores["margin"] == 2.0
+    unasked = judged(whisper_heard("nine", 10.4, 10.9, margin=2.0, agrees=float("nan")))
+    assert unasked.rejected, "PocketSphinx not asked: nothing confirms the command either"
+    assert not judged(whisper_heard("nine", 10.4, 10.9, margin=2.5, agrees=0.0)).rejected, \
+        "a clear lead stands on its own"
+    assert not judged(whisper_heard("nine", 10.4, 10.9, margin=0.3, agrees=1.0)).rejected, \
+        "both engines heard it"
+    assert not judged(whisper_heard("nine", 12.0, 12.4, margin=0.3, agrees=0.0)).rejected, \
+        "with the game silent, Whisper's own acceptance decides"
+    other_engine = heard("nine", 10.4, 10.9)  # PocketSphinx or Vosk: no lead to judge
+    assert judged(other_engine) is other_engine
+    refused = dataclasses.replace(whisper_heard("nine", 10.4, 10.9, 0.3, 0.0), rejected=True)
+    assert judged(refused) is refused
