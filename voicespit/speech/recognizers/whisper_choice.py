@@ -46,8 +46,13 @@ class WindowScores:
 def command_key(sentence: str) -> str:
     """What names the command `sentence` means, the same for every sentence meaning it
     (the sentence itself when the parser takes none): how `CommandTable` groups them."""
+    return _keyed(sentence)[0]
+
+
+def _keyed(sentence: str) -> tuple[str, Command | None]:
+    """`command_key` and the command itself, parsed once."""
     command = command_in(sentence)
-    return repr(command) if command is not None else sentence
+    return (repr(command) if command is not None else sentence), command
 
 
 @dataclass(frozen=True)
@@ -67,9 +72,9 @@ class CommandTable:
         groups: dict[str, list[int]] = {}
         commands: dict[str, Command | None] = {}
         for form, owner in enumerate(sentence_of):
-            key = command_key(sentences[owner])
+            key, command = _keyed(sentences[owner])
             groups.setdefault(key, []).append(form)
-            commands[key] = command_in(sentences[owner])
+            commands[key] = command
         return cls(sentences, sentence_of, [np.asarray(members) for members in groups.values()],
                    list(commands.values()))
 
