@@ -63,6 +63,9 @@ from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.listener import DISPUTED_LEAD, Listener
 from voicespit.speech.listening.near_end import NearEndEvidence
+from voicespit.speech.listening.room_watch import LIMIT as ROOM_LIMIT
+from voicespit.speech.listening.room_watch import WINDOW as ROOM_WINDOW
+from voicespit.speech.listening.room_watch import RoomWatch
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.listening.talk_over import TalkHooks
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, Recognizer
@@ -77,13 +80,15 @@ CONDITIONS = [RoomCondition(rt60, delay, echo)
               for rt60, delay in ((0.2, 10.0), (0.5, 45.0), (0.8, 80.0))
               for echo in (0.0, 5.0, 10.0)]
 QUICK = [RoomCondition(0.5, 45.0, 10.0)]
-MODES = ("always", "echo_guard", "watch", "unguarded")
+MODES = ("always", "echo_guard", "watch", "unguarded", "auto")
 """always: the canceller and barge-in; echo_guard: deaf while speaking (the fallback);
 watch: the echo guard as the game runs it when a canceller starts (`auto`): the player
 heard under the game's voice through the canceller, never acted on, answered "say it
 again"; unguarded: listening through the game's voice with nothing done about it (what
-would happen without any)."""
-DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard", "recorded")
+would happen without any); auto: the game's default, `always` until the room watch judges
+the room too lively, then `watch` (`speech/listening/room_watch.py`)."""
+DETAIL = ("barge_latencies_ms", "stop_latencies_ms", "heard", "recorded", "false_hushed_at",
+          "hushed_at", "stopped_at")
 LOSSES = ("not found", "found, nothing heard", "doubtful, right", "doubtful, other",
           "near-end", "self-echo", "disputed")
 """Where a command that was neither right nor wrong was lost: the talk detector never
@@ -182,6 +187,9 @@ class Job:
     over_game: bool = False
     """Let the over-the-game model decide on commands heard over the game (`over_game`; the
     game does not)."""
+    room_watch: tuple[int, float] = (ROOM_LIMIT, ROOM_WINDOW)
+    """`auto`: the room watch's false hushes and the seconds they are counted over
+    (`room_watch.RoomWatch`; the game's by default)."""
 
     @property
     def name(self) -> str:
@@ -224,6 +232,15 @@ class Outcome:
     hushes: int = 0
     false_hushes: int = 0
     """Hushes put back with no barge-in (the detector's suspicion was not the player)."""
+    false_hushed_at: list[float] = field(default_factory=list)
+    """When each of those was put back, seconds into the run."""
+    hushed_at: list[float] = field(default_factory=list)
+    """When the game's voice was hushed (heard so), seconds into the run."""
+    stopped_at: list[float] = field(default_factory=list)
+    """When an announcement was stopped for the player, seconds into the run."""
+    fell_back_at: float | None = None
+    """`auto`: when the room watch handed listening to the watched echo guard, seconds into
+    the run (None: it did not)."""
     unvoiced_refusals: int = 0
     """Commands refused for too little of the player's voice (`near_end`)."""
     over_game_taken: int = 0
@@ -282,8 +299,8 @@ def run(job: Job) -> Outcome:
     near = mix_near(placed, duration) + noise_bed(noise_recording(job.split), duration, rng,
                                                   job.noise_below_db)
     clock_start = 1000.0
-    gate_mode = {"always": "always", "unguarded": "headphones",
-                 "watch": "echo_guard"}.get(job.mode, job.mode)
+    gate_mode = {"always": "always", "unguarded": "headphones", "watch": "echo_guard",
+                 "auto": "always"}.get(job.mode, job.mode)
     gate = ListeningGate(gate_mode)
     far = FarEnd(timeline, gate, clock_start)
     responses = gain = None
@@ -293,7 +310,8 @@ def run(job: Job) -> Outcome:
         gain = echo_gain(timeline, responses, condition.echo_db)
     stream = RoomStream(duration, near, far, responses, gain or 1.0)
     stream.clock.advance_to(clock_start)
-    canceller = make_canceller(job.canceller) if job.mode in ("always", "watch") else None
+    canceller = make_canceller(job.canceller) if job.mode in ("always", "watch", "auto") \
+        else None
     reference = PlaybackReference(far.rate, channels=canceller.channels if canceller else 1)
     source = RoomSource(stream, seed=3, tap=reference.push)
     echo = EchoStage(canceller, reference, linear=make_linear(job.canceller) if canceller else None)
@@ -307,7 +325,7 @@ def run(job: Job) -> Outcome:
         far.barge_in(at)
 
     said_again: list[float] = []
-    always = job.mode == "always"
+    always = job.mode in ("always", "auto")
     talk = TalkHooks(barge_in=barge_in if always else None,
                      player_done=far.player_done, dropped=said_again.append,
                      hush=far.hush if always and job.hush else None)
@@ -319,7 +337,8 @@ def run(job: Job) -> Outcome:
     listener = Listener(source, recognizer, gate, results.append, stream.clock, echo=echo,
                         talk=None if job.mode == "unguarded" else talk, detector=detector,
                         mask_echo=job.mask_echo, spoken=far.spoken if job.self_echo else None,
-                        watch_under_guard=job.mode == "watch")
+                        watch_under_guard=job.mode == "watch",
+                        room_watch=RoomWatch(*job.room_watch) if job.mode == "auto" else None)
     if job.near_end_minimum is not None:
         listener.near_end_minimum = job.near_end_minimum
     listener.quiet_own_refusals = job.quiet_own_refusals
@@ -342,6 +361,11 @@ def run(job: Job) -> Outcome:
     if listener.talk_over is not None:
         outcome.hushes = listener.talk_over.hushes
         outcome.false_hushes = listener.talk_over.false_hushes
+        outcome.false_hushed_at = [at - clock_start for at in listener.talk_over.false_hushed_at]
+    outcome.hushed_at = [at - clock_start for at in far.hushes]
+    outcome.stopped_at = [stop.barged_at - clock_start for stop in far.stops]
+    if listener.fell_back_at is not None:
+        outcome.fell_back_at = listener.fell_back_at - clock_start
     outcome.unvoiced_refusals = listener.unvoiced_refusals
     outcome.refusals_unsaid = listener.refusals_unsaid
     outcome.over_game_taken = listener.over_game_taken
@@ -541,7 +565,7 @@ def report_narration(outcomes: list[Outcome], args: argparse.Namespace) -> dict[
         print(f"| {o.label} | {o.condition} | {o.false_commands} ({o.seconds / 60:.1f} min) "
               f"| {o.self_echoes} | {o.barge_ins} | {asked_nobody(o)} | {o.refusals_unsaid} "
               f"| {100 * o.canceller_cpu:.1f} % |")
-    always = [o for o in outcomes if o.mode == "always" and o.label == _headline(outcomes)]
+    always = [o for o in outcomes if o.label == _headline(outcomes)]
     summary: dict[str, object] = {}
     summary.update(
         recognizer=args.recognizer, canceller=args.canceller, split=args.split,
@@ -606,6 +630,7 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
             "barge_in_p95_ms": round(p95(latencies) or 0.0, 1) if latencies else None,
             "cpu_share": round(statistics.median(cpu), 4) if cpu else None}
     report_losses([o for o in outcomes if o.with_commands])
+    report_fallback([o for o in outcomes if o.mode == "auto"])
     summary: dict[str, object] = {
         "recognizer": args.recognizer, "canceller": args.canceller, "split": args.split,
         "mask_echo": not args.no_mask, "self_echo": not args.no_self_echo,
@@ -618,11 +643,38 @@ def report(outcomes: list[Outcome], args: argparse.Namespace) -> dict[str, objec
     return summary
 
 
+def report_fallback(outcomes: list[Outcome]) -> None:
+    """`auto`: when each room was handed to the watched guard, and what the player met."""
+    if not outcomes:
+        return
+    print("\n| auto: room | narration alone: fell back at | hushed / stopped for nobody, asked "
+          "nobody | with commands: fell back at | right | wrong | answered again |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    alone = {o.condition: o for o in outcomes if not o.with_commands}
+    for busy in (o for o in outcomes if o.with_commands):
+        quiet = alone.get(busy.condition)
+        if quiet is None:
+            continue
+        print(f"| {busy.condition} | {_at(quiet.fell_back_at)} | {quiet.false_hushes} / "
+              f"{len(quiet.stopped_at)}, {asked_nobody(quiet)} | {_at(busy.fell_back_at)} "
+              f"| {busy.correct} | {busy.wrong + busy.false_commands} "
+              f"| {busy.answered_again} |")
+
+
+def _at(seconds: float | None) -> str:
+    return "never" if seconds is None else f"{seconds:.0f} s"
+
+
 def _headline(outcomes: list[Outcome]) -> str:
-    """The label whose figures the JSON summary leads with: the game's listening, with the
-    over-the-game model off when both were run."""
-    labels = [o.label for o in outcomes if o.mode == "always" and o.condition != "game silent"]
-    return "always" if "always" in labels else (labels[0] if labels else "always")
+    """The label whose figures the JSON summary leads with: listening over the game
+    (`always`, with the over-the-game model off when both were run), else the game's
+    default (`auto`), else the first run."""
+    labels = [o.label for o in outcomes if o.condition != "game silent"]
+    for label in ("always", "auto"):
+        if label in labels:
+            return label
+    always = [label for label in labels if label.startswith("always")]
+    return (always or labels or ["always"])[0]
 
 
 def write_recordings(folder: Path, outcomes: list[Outcome]) -> None:

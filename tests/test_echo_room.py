@@ -29,6 +29,7 @@ from benchmarks.over_game import files_of
 from benchmarks.room import RoomCondition
 from voicespit.speech.listening import over_game
 from voicespit.speech.listening.listener import NEAR_END_MINIMUM
+from voicespit.speech.listening.room_watch import LIMIT as ROOM_LIMIT
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (data_dir() / "real-voices").is_dir(), reason="needs the shared real voices and noise")]
@@ -156,3 +157,54 @@ def test_the_watched_echo_guard_answers_commands_said_under_its_voice_and_acts_o
     assert watched.answered_again >= 5 > guarded.answered_again, (watched.answered_again,
                                                                   guarded.answered_again)
     assert watched.said_again == watched.answered_again, "asked only about what was said"
+
+
+def test_in_a_lively_room_auto_falls_back_to_the_watched_guard_and_hushes_no_more() -> None:
+    # The live room's echo keeps looking like the player: the game hushed itself for
+    # nobody about every quarter-minute there on the tuning split. `auto` counts those
+    # hushes and, once the room watch judges it lively, stops listening through its own
+    # voice: from then on it neither hushes nor stops for what it hears.
+    outcome = run(Job(LIVE_LOUD_ROOM, "auto", False, "tuning", "auto", "webrtc+speex", 150.0))
+    assert outcome.fell_back_at is not None, outcome.false_hushed_at
+    assert len(outcome.false_hushed_at) >= ROOM_LIMIT
+    after = [at for at in outcome.hushed_at + outcome.stopped_at if at > outcome.fell_back_at]
+    assert after == [], "hushed or stopped after falling back"
+    assert outcome.false_commands == 0
+
+
+def test_in_a_quiet_room_auto_keeps_listening_over_the_game() -> None:
+    # The mildest room, the player talking over the game: their own voice makes the game
+    # hush (and stop) for them, and that is no reason to fall back. Auto is `always` there,
+    # to the command.
+    commands = commands_for("tuning", 12)
+
+    def played(mode: str) -> Outcome:
+        return run(Job(RoomCondition(0.2, 10.0, 0.0), mode, True, "tuning", "auto",
+                       "webrtc+speex", None, commands))
+
+    auto, always = played("auto"), played("always")
+    assert auto.fell_back_at is None, auto.false_hushed_at
+    assert auto.stopped_at, "the player interrupted the game"
+    assert auto.correct >= 6, auto.heard
+    assert (auto.correct, auto.wrong, auto.stopped_at, auto.hushed_at) == \
+        (always.correct, always.wrong, always.stopped_at, always.hushed_at)
+
+
+def test_the_summary_of_the_games_default_alone_leads_with_its_figures(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `--mode auto` alone: the JSON's figures are auto's, and when each room fell back is shown.
+    import argparse
+
+    from benchmarks.echo import report
+
+    room = "RT60 0.8 s, 80 ms, echo +10 dB"
+    outcomes = [Outcome("always", "always", "game silent", True, 60.0, commands=10, correct=8),
+                Outcome("auto", "auto", room, False, 60.0, fell_back_at=49.0, false_hushes=6),
+                Outcome("auto", "auto", room, True, 60.0, commands=10, correct=2, wrong=1,
+                        fell_back_at=75.0, answered_again=5)]
+    args = argparse.Namespace(narration_only=False, recognizer="whisper", canceller="webrtc",
+                              split="tuning", no_mask=False, no_self_echo=False)
+    summary = report(outcomes, args)
+    assert summary["wrong_rate"] == pytest.approx(0.1)
+    assert summary["accuracy_ratio"] == pytest.approx(0.25)
+    assert f"| {room} | 49 s | 6 / 0, 0 | 75 s | 2 | 1 | 5 |" in capsys.readouterr().out

@@ -19,7 +19,13 @@ from tests.app_harness import Harness
 from tests.conftest import REAL_VOICES
 from tests.test_listener import PacedSource
 from tests.test_voice import script
-from voicespit.app.listening import NO_CANCELLER, choose_listening
+from voicespit.app.listening import (
+    FELL_BACK,
+    LIVELY_ROOM,
+    NO_CANCELLER,
+    SENTENCES,
+    choose_listening,
+)
 from voicespit.app.session import TALKED_OVER
 from voicespit.app.voice import VoiceInput, open_voice_input
 from voicespit.clock import FakeClock
@@ -45,23 +51,24 @@ def no_canceller() -> EchoCanceller:
     raise CancellerError("the echo canceller is not installed")
 
 
-def test_by_default_with_loudspeakers_it_does_not_listen_while_it_speaks() -> None:
-    # The canceller's leftovers were still taken for commands in the room benchmark:
-    # by default a loudspeaker means the echo guard, which answers what it lost. The
-    # canceller only watches under the game's voice, so that a command said there is
-    # answered too (`Listener.watch_under_guard`), and never stops the game.
+def test_by_default_with_loudspeakers_it_listens_over_its_voice_and_watches_the_room() -> None:
+    # With a canceller, `auto` lets the player talk over the game and interrupt it, as
+    # `always` does; unlike `always`, it falls back to the watched echo guard if the room
+    # turns out too lively (`room_watch`).
     listening = choose_listening("auto", loudspeaker=True)
-    assert listening.mode == "echo_guard"
+    assert listening.mode == "always"
     assert isinstance(listening.canceller, WebRtcCanceller)
     assert isinstance(listening.linear, SpeexCanceller)
-    assert listening.watched_guard and not listening.barge_in
-    assert listening.sentence == "I stop listening while I speak."
+    assert listening.barge_in and listening.watch_room and not listening.watched_guard
+    assert listening.sentence == "I listen even while I speak: talk over me to interrupt."
+    asked = choose_listening("always", loudspeaker=True)
+    assert not asked.watch_room, "asked for by name, it never falls back"
 
 
 def test_without_a_canceller_the_default_guard_is_the_same_promise_unwatched() -> None:
     listening = choose_listening("auto", loudspeaker=True, make_canceller=no_canceller)
     assert listening.mode == "echo_guard" and listening.canceller is None
-    assert not listening.watched_guard and not listening.barge_in
+    assert not listening.watched_guard and not listening.barge_in and not listening.watch_room
     # Nothing to apologise for: it still stops listening while it speaks, as it says.
     assert listening.sentence == "I stop listening while I speak."
 
@@ -104,6 +111,7 @@ def test_the_other_modes_are_taken_as_asked(asked: str) -> None:
     # The echo guard asked for by name is watched as the default one is.
     assert (listening.canceller is not None) == listening.watched_guard == (asked == "echo_guard")
     assert listening.barge_in == (asked == "headphones")
+    assert not listening.watch_room
 
 
 def test_the_game_says_it_when_the_canceller_library_is_missing_and_guards_instead(
@@ -122,6 +130,43 @@ def test_the_game_says_it_when_the_canceller_library_is_missing_and_guards_inste
     assert voice.listener.echo is not None and voice.listener.echo.canceller is None
     assert voice.listener.talk is not None and voice.listener.talk.barge_in is None
     voice.stop()
+
+
+def test_falling_back_to_the_watched_guard_the_game_says_so_once_and_stops_interrupting(
+        whisper_model: WhisperModel) -> None:
+    # What the room watch triggers: the listener stops acting on what it hears under the
+    # game's voice, stops hushing and stopping the game for it, and the player is told in
+    # plain words, once.
+    harness = Harness()
+    gate = ListeningGate("always")
+    voice = VoiceInput(PacedSource(bytes(SAMPLE_RATE), harness.clock),
+                       WhisperRecognizer(whisper_model), gate, harness.session,
+                       harness.clock, echo=EchoStage(open_canceller(), PlaybackReference(22_050)),
+                       barge_in=True, watch_room=True)
+    harness.session.setup = "Listening on the microphone. " + SENTENCES["always"]
+    listener = voice.listener
+    assert listener.room_watch is not None and listener.talk_over is not None
+    assert listener.talk_over.talk.barge_in is not None and listener.talk_over.talk.hush
+    listener.fall_back_to_watched_guard()
+    listener.fall_back_to_watched_guard()
+    assert harness.lines().count(FELL_BACK) == 1
+    assert harness.session.setup == "Listening on the microphone. " + LIVELY_ROOM
+    assert gate.mode == "echo_guard" and listener.watch_under_guard
+    assert listener.talk_over.talk.barge_in is None and listener.talk_over.talk.hush is None
+    assert listener.room_watch is None and listener.fell_back_at is not None
+    for said in (FELL_BACK, LIVELY_ROOM):
+        assert not re.search(r"cancel|library|\d|\(", said, re.I), "plain words"
+
+
+def test_without_the_room_watch_listening_over_the_game_never_falls_back(
+        whisper_model: WhisperModel) -> None:
+    harness = Harness()
+    voice = VoiceInput(PacedSource(bytes(SAMPLE_RATE), harness.clock),
+                       WhisperRecognizer(whisper_model), ListeningGate("always"),
+                       harness.session, harness.clock,
+                       echo=EchoStage(open_canceller(), PlaybackReference(22_050)),
+                       barge_in=True)
+    assert voice.listener.room_watch is None
 
 
 def said_over_by_the_game(whisper_model: WhisperModel, cut: bool) -> list[str]:

@@ -1,23 +1,24 @@
 """How the game listens: the listening mode the settings ask for, made real.
 
-`auto` (the default) uses the echo guard with loudspeakers: it does not act on what
-it hears while it speaks, and a command it had to lose that way is answered "I was
-talking: say it again". When a canceller starts, the guard is watched: the player's
-voice under the game's is found as in `always`, so a command said wholly under it is
-answered too, where the bare guard could not tell it from the game's own voice
-(`Listener.watch_under_guard`; nothing stops the game, nothing is played). With no
-loudspeaker (text only, no sound card) there is nothing to hear, so
-it listens all the time. `always` asks for the echo canceller, so the player can
-talk over the game and interrupt it; when no canceller can run it says so in plain
-words and falls back to the echo guard. `echo_guard`, `headphones` and
-`push_to_talk` are taken as they are.
+`auto` (the default) with loudspeakers listens while the game speaks, as `always` does,
+when an echo canceller starts: the player can talk over the game and interrupt it. It
+also watches the room (`speech/listening/room_watch.py`): where the game's own voice
+keeps coming back looking like the player's (a reverberant room, the volume high), the
+game hushes itself for nobody again and again, and `auto` then falls back for good to
+the echo guard, watched, and says so in plain words: it does not act on what it hears
+while it speaks, and a command said under its voice is answered "I was talking: say it
+again" (`Listener.watch_under_guard`; nothing stops the game, nothing is played). With
+no canceller `auto` is the bare echo guard. With no loudspeaker (text only, no sound
+card) there is nothing to hear, so it listens all the time. `always` asks for the echo
+canceller and never falls back: when no canceller can run it says so in plain words and
+uses the echo guard. `echo_guard`, `headphones` and `push_to_talk` are taken as they are.
 
-Why `auto` is not `always` yet: in the simulated rooms of `benchmarks.echo`, `always`
-now takes nothing from the game's own narration (round 22), but it still takes a command
-the player did not say for up to 3 of 89 said over the game, and in a live room the
-game's own voice stops it and asks nobody to say it again every minute or so. A command
-lost under the game's voice is always answered; a card played that was never said cannot
-be taken back.
+Why `auto` listens over the game since round 23: in the simulated rooms of
+`benchmarks.echo`, listening over the game takes nothing from the game's own narration
+and takes a command nobody said about as often as with the game silent (one in 89)
+where the room is not lively; where it is, the game's voice stopped and asked nobody
+every minute or so, and those are the rooms the room watch hands to the guard
+(`docs/listening-record.md`, round 23).
 """
 
 from __future__ import annotations
@@ -30,6 +31,13 @@ from voicespit.speech.listening.linear_echo import open_linear_canceller
 
 NO_CANCELLER = ("I cannot take my own voice out of what the microphone hears here, so I "
                 "will not listen while I speak: wait until I finish, or use headphones.")
+FELL_BACK = ("My own voice comes back to the microphone too loudly here, so from now on I "
+             "will not act on what you say while I speak: I will ask you to say it again. "
+             "Turn me down, or use headphones, to talk over me.")
+"""Said once when `auto` falls back to the echo guard (`room_watch`)."""
+LIVELY_ROOM = ("This room echoes my voice too much to listen while I speak, so I ask you "
+               "to say again what you said over me.")
+"""After the fall-back, what "how do you hear me" says of when the game listens."""
 SENTENCES = {
     "always": "I listen even while I speak: talk over me to interrupt.",
     "headphones": "I listen even while I speak.",
@@ -48,6 +56,9 @@ class Listening:
     linear: EchoCanceller | None = None
     """The filter-only canceller beside `canceller`, whose output the recognizer hears
     (`speech/listening/linear_echo.py`); None: the recognizer hears `canceller`'s."""
+    watch_room: bool = False
+    """Listening over the game, fall back to the watched echo guard if the room turns out
+    too lively (`auto`: `speech/listening/room_watch.py`)."""
 
     @property
     def watched_guard(self) -> bool:
@@ -72,12 +83,14 @@ def choose_listening(asked: str, loudspeaker: bool,
         return Listening("headphones", None, SENTENCES["headphones"])
     if asked not in ("auto", "echo_guard", "always"):
         return Listening(asked, None, SENTENCES[asked])
-    mode = "always" if asked == "always" else "echo_guard"
     try:
         canceller = make_canceller()
     except CancellerError:
-        # Under the echo guard the canceller only watches: without one the guard keeps
-        # the same promise, so only `always` has something to say about it.
+        # `auto` and the echo guard promise no more than the bare guard keeps: only
+        # `always` has something to say about the missing canceller.
         return Listening("echo_guard", None,
-                         NO_CANCELLER if mode == "always" else SENTENCES["echo_guard"])
-    return Listening(mode, canceller, SENTENCES[mode], make_linear())
+                         NO_CANCELLER if asked == "always" else SENTENCES["echo_guard"])
+    if asked == "echo_guard":
+        return Listening("echo_guard", canceller, SENTENCES["echo_guard"], make_linear())
+    return Listening("always", canceller, SENTENCES["always"], make_linear(),
+                     watch_room=asked == "auto")

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from voicespit.app.listening import Listening, choose_listening
+from voicespit.app.listening import (
+    FELL_BACK,
+    LIVELY_ROOM,
+    SENTENCES,
+    Listening,
+    choose_listening,
+)
 from voicespit.app.session import Session
 from voicespit.app.wav_script import ScriptSource
 from voicespit.audio.speaker import Speaker
@@ -39,6 +45,7 @@ from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.listener import Listener, VoiceStoppedError
+from voicespit.speech.listening.room_watch import RoomWatch
 from voicespit.speech.listening.self_echo import SpokenWords
 from voicespit.speech.listening.sources import BLOCK_SECONDS, AudioSource
 from voicespit.speech.listening.talk_over import TalkHooks
@@ -136,12 +143,15 @@ class VoiceInput:
     def __init__(self, source: AudioSource, recognizer: Recognizer, gate: ListeningGate,
                  session: Session, clock: Clock, *, narrow: bool = True,
                  leave_at_end: bool = False, echo: EchoStage | None = None,
-                 barge_in: bool = False, watch_under_guard: bool = False) -> None:
+                 barge_in: bool = False, watch_under_guard: bool = False,
+                 watch_room: bool = False) -> None:
         """`echo`: cancel (or at least follow) what the loudspeakers play. `barge_in`: the
         player's voice over the game stops the speaker (and, through a canceller, a
         command that only repeats the game's own words around it is refused).
         `watch_under_guard`: the echo guard, watched through the canceller: a command
-        said under the game's voice is answered "I was talking: say it again"."""
+        said under the game's voice is answered "I was talking: say it again".
+        `watch_room`: with `barge_in`, fall back to that watched guard, and say so, if the
+        room turns out too lively to listen through the game (`room_watch`)."""
         self.session = session
         self.gate = gate
         self.clock = clock
@@ -157,12 +167,14 @@ class VoiceInput:
         talk = TalkHooks(barge_in=speaker.barge_in if barge_in else None,
                          player_done=speaker.player_done,
                          hush=speaker.hush if barge_in else None,
-                         dropped=lambda _at: session.handle_dropped())
+                         dropped=lambda _at: session.handle_dropped(),
+                         fell_back=self._fell_back)
         spoken = SpokenWords()
         speaker.on_words_played(spoken.played)
         self.listener = Listener(source, self.recognizer, gate, self.commands.on_recognition,
                                  clock, on_error=self._on_error, echo=echo, talk=talk,
-                                 spoken=spoken, watch_under_guard=watch_under_guard)
+                                 spoken=spoken, watch_under_guard=watch_under_guard,
+                                 room_watch=RoomWatch() if watch_room else None)
 
     def start(self) -> None:
         self.listener.start()
@@ -194,6 +206,11 @@ class VoiceInput:
             self.session.say(f"{sentence(str(error))} {KEYBOARD_ADVICE}")
         else:
             self.session.say(f"Voice input: {error}")
+
+    def _fell_back(self, _at: float) -> None:
+        """The room is too lively to listen through the game: say so, now and when asked."""
+        self.session.say(FELL_BACK)
+        self.session.setup = self.session.setup.replace(SENTENCES["always"], LIVELY_ROOM)
 
     def _recovered(self, text: str) -> None:
         log.warning("voice input: %s", text)
@@ -302,7 +319,8 @@ def open_voice_input(settings: Settings, script: Path | None, session: Session,
         if playback is not None else None
     voice = VoiceInput(source, recognizer, gate, session, clock, leave_at_end=kind == "wav",
                        echo=echo, barge_in=listening.barge_in,
-                       watch_under_guard=listening.watched_guard)
+                       watch_under_guard=listening.watched_guard,
+                       watch_room=listening.watch_room)
     session.hooks.table_changed = voice.table_changed
     details = f"{which} Listening on {where}. {listening.sentence}"
     log.info("voice input: %s", details)

@@ -87,6 +87,7 @@ from voicespit.speech.listening.near_end import (
 )
 from voicespit.speech.listening.over_game import OverGameModel, decided, shares_if_asked
 from voicespit.speech.listening.room_tone import RoomTone
+from voicespit.speech.listening.room_watch import RoomWatch
 from voicespit.speech.listening.self_echo import WINDOW_BEFORE, SpokenWords, refused_if_echo
 from voicespit.speech.listening.sources import AudioBlock, AudioSource
 from voicespit.speech.listening.talk_over import TalkHooks, TalkOver
@@ -150,7 +151,8 @@ class Listener:
                  near_end_minimum: float = NEAR_END_MINIMUM,
                  over_game: OverGameModel | None = None,
                  watch_under_guard: bool = False,
-                 guard_prompt_minimum: float = GUARD_PROMPT_MINIMUM) -> None:
+                 guard_prompt_minimum: float = GUARD_PROMPT_MINIMUM,
+                 room_watch: RoomWatch | None = None) -> None:
         """`echo`: cancel the game's sound first. `talk`: report barge-in and lost
         utterances (with `detector`, or a default one). `mask_echo`: with a canceller and
         barge-in, let the recognizer hear only the player while the game plays.
@@ -164,7 +166,10 @@ class Listener:
         `watch_under_guard`: with a canceller and the echo guard, hear the player under
         the game's voice as `always` does, but never act on it: what is heard there is
         answered as lost (`talk.dropped`, "say it again") when at least
-        `guard_prompt_minimum` of its frames were judged the player's."""
+        `guard_prompt_minimum` of its frames were judged the player's. `room_watch`: while
+        the player can talk over the game, count the game's hushes for nobody; once it
+        judges the room too lively, fall back to the watched echo guard for good
+        (`fall_back_to_watched_guard`)."""
         self.source = source
         self.recognizer = recognizer
         self.gate = gate
@@ -223,6 +228,11 @@ class Listener:
         self.talk_over = TalkOver(talk, self.detector, gate, answer_wait, self._notify) \
             if watching and talk is not None else None
         """Hush, barge-in and resume (`talk_over`); None when the talk is not watched."""
+        self.room_watch = room_watch \
+            if self.talk_over is not None and not self.watch_under_guard else None
+        """Judges whether the room is too lively to listen through the game (`room_watch`)."""
+        self.fell_back_at: float | None = None
+        """When the listener fell back to the watched echo guard (None: it has not)."""
         self.echo_seconds = 0.0
         """CPU seconds the echo canceller took on this thread (for the benchmark)."""
         self._skipped_speech = False
@@ -417,13 +427,34 @@ class Listener:
         samples = np.frombuffer(block.pcm, dtype="<i2")
         far = self.echo.last_far[:len(samples)] if self.echo is not None else None
         audible = self._is_game_audible(start)
+        lapsed = self.talk_over.false_hushes
         self.talk_over.watch(samples, microphone[:len(samples)], far, start,
                              start + block.duration, audible, self.clock.now())
+        if self.room_watch is not None and self.talk_over.false_hushes > lapsed \
+                and self.room_watch.false_hush(self.talk_over.false_hushed_at[-1]):
+            self.fall_back_to_watched_guard()
         if self.detector.talking and any(self.detector.last_loud):
             self._player_found = True  # not the quiet that ends their words: their voice
         if self.mask is not None:  # only a masked listener asks it (`near_end`)
             self.evidence.record(block.start, self.detector.last_loud,
                                  audible or self.detector.echo_lingers)
+
+    def fall_back_to_watched_guard(self) -> None:
+        """From listening over the game (`always`) to the watched echo guard, for good: the
+        game's voice is put back and what it held goes on, nothing heard under it is acted
+        on any more, and the player is told (`talk.fell_back`). Only a listener whose
+        recognizer hears through the mask can (the watched guard needs it)."""
+        talk_over = self.talk_over
+        if talk_over is None or self.mask is None or self.watch_under_guard:
+            return
+        now = self.clock.now()
+        talk_over.answered(now)  # unhush, and let what was held go on
+        talk_over.talk = dataclasses.replace(talk_over.talk, barge_in=None, hush=None)
+        self.gate.mode = "echo_guard"
+        self.watch_under_guard = True
+        self.room_watch = None
+        self.fell_back_at = now
+        self._notify(talk_over.talk.fell_back, now)
 
     @property
     def barge_ins(self) -> int:

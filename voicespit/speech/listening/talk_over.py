@@ -48,6 +48,9 @@ class TalkHooks:
     hush: Callable[[bool], None] | None = None
     """True: the player may be starting to talk over the game: take its voice down at once
     (cheap, and undone if it was not them); False: put it back. None: never hushed."""
+    fell_back: Callable[[float], None] = _nothing
+    """The room is too lively to listen through the game's voice: from now on the game does
+    not act on what it hears while it speaks (`Listener.fall_back_to_watched_guard`)."""
 
 
 Notify = Callable[[Callable[[float], None], float], None]
@@ -69,6 +72,8 @@ class TalkOver:
         """Times the game's voice was hushed because the player might be talking."""
         self.false_hushes = 0
         """Of those, the times it was put back with no barge-in (it was not the player)."""
+        self.false_hushed_at: list[float] = []
+        """The clock time of each of those (the listener's room watch counts them)."""
         self.awaiting_answer = False
         """The player was heard and the recognizer has not answered yet: the game stays
         quiet and the echo mask lets everything through, so the command can end."""
@@ -120,6 +125,7 @@ class TalkOver:
                 and not self._barged_in and not self.awaiting_answer:
             self._set_hush(False, now)
             self.false_hushes += 1
+            self.false_hushed_at.append(end)
 
     def _set_hush(self, hushed: bool, now: float) -> None:
         self._hushed = hushed
