@@ -235,9 +235,6 @@ class InputReport:
 
 
 KEYBOARD = InputReport("by keyboard", KEYBOARD_ADVICE)
-LISTENING = {"echo_guard": "I stop listening while I speak.",
-             "headphones": "I listen even while I speak.",
-             "push_to_talk": "Press the key left of 1 before each command."}
 MIC_ADVICE = "Plug in a microphone and start again, or play with --input keyboard."
 
 
