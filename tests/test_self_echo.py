@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence
 from voicespit.speech.listening.self_echo import (
     Spoken,
     SpokenWords,
@@ -72,6 +73,35 @@ def test_a_command_said_while_the_game_was_silent_passes_as_it_is() -> None:
     assert refused_if_echo(heard, spoken, offset=5.0) is heard
     other = final("nine on left", 25.2, 25.9)  # clock 30.2, during "Left: seven..."
     assert refused_if_echo(other, spoken, offset=5.0) is other
+
+
+def evidence_of(game_audible_until: float) -> NearEndEvidence:
+    """Frame judgements for stream seconds 0 to 10: the game (or its echo in the room)
+    audible until `game_audible_until`, nobody's voice judged loud."""
+    evidence = NearEndEvidence()
+    frames = round(10.0 / FRAME_SECONDS)
+    for index in range(frames):
+        at = index * FRAME_SECONDS
+        evidence.record(at, [False], game_audible=at < game_audible_until)
+    return evidence
+
+
+def test_the_answer_to_a_prompt_said_once_the_game_is_quiet_is_the_players() -> None:
+    # "Quit this game? Say yes or no." ends at clock 41.0 (stream 1.0); the player says
+    # "yes" at once, at stream 1.4. The words are the game's own, but no sound of the
+    # game's could be in it: the game, and its echo in the room, had stopped.
+    spoken = SpokenWords()
+    spoken.played("Quit this game? Say yes or no.", 38.5, 41.0)
+    answer = final("yes", 1.4, 1.7)
+    assert refused_if_echo(answer, spoken, offset=40.0).rejected  # by the words alone
+    assert refused_if_echo(answer, spoken, offset=40.0, evidence=evidence_of(1.2)) is answer
+    # Its echo still lingering in the room while "yes" began: it may be the game's.
+    lingering = refused_if_echo(answer, spoken, offset=40.0, evidence=evidence_of(1.5))
+    assert lingering.rejected and lingering.scores == {"self_echo": 1.0}
+    # Nothing judged about that stretch: the words decide, as without evidence.
+    unjudged = refused_if_echo(final("yes", 11.4, 11.7), spoken, offset=30.0,
+                               evidence=evidence_of(1.2))
+    assert unjudged.rejected
 
 
 def test_partial_and_already_refused_results_are_left_alone() -> None:

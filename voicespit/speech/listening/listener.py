@@ -486,7 +486,8 @@ class Listener:
             mapped = self._timeline.to_source(result)
             recognizer_accepts = not mapped.rejected
             if self.spoken is not None and self._offsets:
-                judged = refused_if_echo(mapped, self.spoken, min(self._offsets))
+                judged = refused_if_echo(mapped, self.spoken, min(self._offsets),
+                                         self.evidence)
                 self.self_echoes += judged is not mapped
                 mapped = judged
             if self.mask is not None:

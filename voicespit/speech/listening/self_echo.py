@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from voicespit.speech.language.commands import Command
 from voicespit.speech.language.parser import command_in, words_of
+from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence
 from voicespit.speech.recognizer import Recognition
 
 WINDOW_BEFORE = 1.0
@@ -105,13 +106,21 @@ def _command_of(words: str) -> Command | None:
     return command_in(words)
 
 
-def refused_if_echo(result: Recognition, spoken: SpokenWords, offset: float) -> Recognition:
+def refused_if_echo(result: Recognition, spoken: SpokenWords, offset: float,
+                    evidence: NearEndEvidence | None = None) -> Recognition:
     """`result` (a final one, on the stream's timeline: clock time = `offset` + stream
     time) as it is, or refused (`rejected`, scored "self_echo") when the game's words
-    heard around it would make the same command."""
+    heard around it would make the same command. With `evidence` (the listener's frame
+    judgements), a command during none of whose frames the game could be heard, nor its
+    echo linger in the room, is left alone: it holds no sound of the game's. Without
+    that, the game's prompts refused their own answers: "ready" said promptly after "Say
+    ready.", "yes" after "Quit this game? Say yes or no.", each heard within the second
+    after the words the game had said (played by voice through a loudspeaker, round 23)."""
     if not result.is_final or result.rejected or not result.text:
         return result
     start, end = result.speech_span
+    if evidence is not None and evidence.audible_share(start, max(end, start) + FRAME_SECONDS) == 0.0:
+        return result
     around = spoken.between(offset + start - WINDOW_BEFORE, offset + end)
     if not around or not is_self_echo(result.text, around):
         return result
