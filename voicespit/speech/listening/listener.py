@@ -63,6 +63,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -94,6 +95,7 @@ from voicespit.speech.listening.talk_over import TalkHooks, TalkOver
 from voicespit.speech.recognizer import Recognition, Recognizer
 
 _T = TypeVar("_T")
+log = logging.getLogger(__name__)
 
 _OFFSET_WINDOW = 200
 """Blocks over which the smallest arrival delay is taken (20 s of 100 ms blocks): long
@@ -356,6 +358,9 @@ class Listener:
             self._forget_utterance()
             if lost:
                 self._lost(offset + judged.block.start)
+            else:
+                log.debug("masked from %.2f s: no voice of the player's found in it",
+                          judged.block.start)
 
     def _hear(self, block: AudioBlock, start: float) -> None:
         """The gate, then the recognizer, for a block recorded from clock time `start`."""
@@ -515,6 +520,8 @@ class Listener:
                 # Whatever the recognizer made of the game's own voice and refused: a
                 # "Say again?" would ask nobody, and break into the game's next words.
                 self.refusals_unsaid += 1
+                log.debug("kept quiet, as the game's own voice: %r at %.2f-%.2f s",
+                          mapped.text, *mapped.speech_span)
                 self._forget_utterance()
                 self._player_done()
                 continue
