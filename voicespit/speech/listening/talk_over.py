@@ -70,10 +70,9 @@ class TalkOver:
         self.barge_ins = 0
         self.hushes = 0
         """Times the game's voice was hushed because the player might be talking."""
-        self.false_hushes = 0
-        """Of those, the times it was put back with no barge-in (it was not the player)."""
         self.false_hushed_at: list[float] = []
-        """The clock time of each of those (the listener's room watch counts them)."""
+        """Of those, the clock time of each put back with no barge-in (it was not the
+        player; the listener's room watch counts them)."""
         self.awaiting_answer = False
         """The player was heard and the recognizer has not answered yet: the game stays
         quiet and the echo mask lets everything through, so the command can end."""
@@ -124,8 +123,12 @@ class TalkOver:
         elif self._hushed and not detector.suspected and not detector.talking \
                 and not self._barged_in and not self.awaiting_answer:
             self._set_hush(False, now)
-            self.false_hushes += 1
             self.false_hushed_at.append(end)
+
+    @property
+    def false_hushes(self) -> int:
+        """The hushes put back with no barge-in (`false_hushed_at`)."""
+        return len(self.false_hushed_at)
 
     def _set_hush(self, hushed: bool, now: float) -> None:
         self._hushed = hushed
