@@ -426,8 +426,8 @@ class FoundAt(TalkDetector):
         self.found_at: list[float] = []
 
     def feed(self, cancelled: Any, microphone: Any, game_playing: bool = False,
-             far: Any = None) -> bool:
-        started = super().feed(cancelled, microphone, game_playing, far)
+             far: Any = None, linear: Any = None) -> bool:
+        started = super().feed(cancelled, microphone, game_playing, far, linear)
         if started and self.onset_frame is not None:
             self.found_at.append((self.onset_frame - 1) * FRAME / SAMPLE_RATE)
         return started

@@ -64,7 +64,7 @@ def replay(signals: Capture, settings: TalkSettings) -> Replayed:
             heard_until = (first + found[-1] + 1) / SAMPLE_RATE
             playing = True
         began = detector.feed(signals.aec3[block], signals.microphone[block], playing,
-                              signals.far[block])
+                              signals.far[block], signals.linear[block])
         at = (first + BLOCK) / SAMPLE_RATE
         if began:
             starts.append(at)

@@ -19,6 +19,7 @@ from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
 from voicespit.speech.listening.echo import EchoStage, open_canceller
 from voicespit.speech.listening.echo_mask import EchoMask
 from voicespit.speech.listening.far_end import PlaybackReference
+from voicespit.speech.listening.linear_echo import open_linear_canceller
 from voicespit.speech.listening.room_tone import RoomTone
 from voicespit.speech.listening.sources import AudioBlock, read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE
@@ -41,23 +42,28 @@ def player_saying(name: str) -> np.ndarray:
     return levelled(np.frombuffer(pcm, dtype="<i2").astype(np.float64))
 
 
-def onsets_in_room(echo_db: float, player: np.ndarray, at: int, rt60: float = 0.5,
-                   delay_ms: float = 45.0, silence_after: float = 0.0) -> list[float]:
+def onsets_in_room(echo_db: float | None, player: np.ndarray, at: int, rt60: float = 0.5,
+                   delay_ms: float = 45.0, silence_after: float = 0.0,
+                   settings: TalkSettings | None = None) -> list[float]:
     """Seconds at which the detector heard the player start; the game talks throughout, then
     is silent for `silence_after` seconds, and counts as playing as the listener counts it
-    (until 0.3 s after its last sound)."""
+    (until 0.3 s after its last sound). `echo_db` None: the microphone never hears the game
+    (headphones, or a loudspeaker too far away to matter)."""
     game = np.concatenate([narration(), np.zeros(round(silence_after * SAMPLE_RATE))])
-    room = impulse_response(rt60, delay_ms, SAMPLE_RATE, np.random.default_rng(2))
-    echo = np.convolve(game, room)[:len(game)]
-    speech_rms = np.sqrt(np.mean(echo[np.abs(echo) > 0.01 * np.abs(echo).max()] ** 2))
     player_rms = np.sqrt(np.mean(player[np.abs(player) > 0.01 * np.abs(player).max()] ** 2))
-    echo *= player_rms * 10 ** (echo_db / 20) / speech_rms
+    if echo_db is None:
+        echo = np.zeros(len(game))
+    else:
+        room = impulse_response(rt60, delay_ms, SAMPLE_RATE, np.random.default_rng(2))
+        echo = np.convolve(game, room)[:len(game)]
+        speech_rms = np.sqrt(np.mean(echo[np.abs(echo) > 0.01 * np.abs(echo).max()] ** 2))
+        echo *= player_rms * 10 ** (echo_db / 20) / speech_rms
     near = np.random.default_rng(3).standard_normal(len(game)) * player_rms * 0.01
     near[at:at + len(player)] += player
     microphone = np.clip(echo + near, -32768, 32767).astype(np.int16)
     reference = PlaybackReference(SAMPLE_RATE)
-    stage = EchoStage(open_canceller(), reference)
-    detector = TalkDetector()
+    stage = EchoStage(open_canceller(), reference, linear=open_linear_canceller())
+    detector = TalkDetector(settings)
     onsets = []
     for first in range(0, len(microphone) - BLOCK, BLOCK):
         reference.push((game[first:first + BLOCK] / 32768).astype(np.float32),
@@ -67,7 +73,7 @@ def onsets_in_room(echo_db: float, player: np.ndarray, at: int, rt60: float = 0.
         assert cancelled is not None
         playing = stage.far_heard_until > first / SAMPLE_RATE - 0.3
         if detector.feed(np.frombuffer(cancelled.pcm, dtype="<i2"), stage.last_near,
-                         game_playing=playing, far=stage.last_far):
+                         game_playing=playing, far=stage.last_far, linear=stage.last_linear):
             onsets.append((first + BLOCK) / SAMPLE_RATE)
     return onsets
 
@@ -81,6 +87,20 @@ def test_the_player_talking_over_the_game_is_heard_and_the_game_alone_never(
     assert onsets, "the player was never heard"
     assert at / SAMPLE_RATE <= onsets[0] <= at / SAMPLE_RATE + 0.4, onsets
     assert len(onsets) == 1, "the game's own voice started nothing"
+
+
+@pytest.mark.parametrize("seconds", [1.5, 2.0, 3.0, 4.0, 6.0])
+def test_with_no_echo_a_word_over_the_games_first_seconds_is_heard(seconds: float) -> None:
+    # AEC3 with no echo to learn (headphones on `auto`, a far loudspeaker) hid a word said
+    # in the game's first seconds by 11 to 40 dB: judged on its output alone, the player
+    # was never found and the command was lost without a word. The microphone itself,
+    # louder than any echo of the game has made it, tells the player.
+    player = player_saying("7_theo_2.wav")
+    at = round(seconds * SAMPLE_RATE)
+    onsets = onsets_in_room(None, player, at)
+    assert onsets, "the player was never heard"
+    assert at / SAMPLE_RATE <= onsets[0] <= at / SAMPLE_RATE + 0.3, onsets
+    assert len(onsets) == 1, "nothing but the player started anything"
 
 
 def blocks(count: int, start: float = 0.0) -> list[AudioBlock]:
@@ -255,3 +275,51 @@ def test_a_voice_just_over_the_games_residual_hushes_it_before_it_is_found() -> 
     voice = at(between, 3)
     assert not detector.feed(voice, voice, game_playing=True, far=far)
     assert detector.suspected and not detector.talking
+
+
+def test_the_microphone_speaks_for_the_player_only_while_the_canceller_learns() -> None:
+    # A voice the canceller hid (its output at the room's floor) but the microphone and the
+    # linear filter hear 20 dB over the game's echo: the player, in the game's first 15 s;
+    # after them the canceller's word goes (a volume turned up would otherwise be taken for
+    # the player until the game fell silent).
+    def at(db: float, frames: int) -> np.ndarray:  # every frame exactly at `db`
+        return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
+                         160 * frames).astype(np.int16)
+
+    def found_after(game_seconds: float, restarted: bool = False) -> bool:
+        detector = TalkDetector()
+        for _ in range(100):
+            block = at(-70.0, 3)
+            detector.feed(block, block, game_playing=False)
+        far, hidden, echo = at(-20.0, 3), at(-70.0, 3), at(-60.0, 3)
+        for _ in range(round(game_seconds / 0.03)):  # the game alone: faint echo, hidden
+            detector.feed(hidden, echo, game_playing=True, far=far, linear=echo)
+        if restarted:
+            detector.canceller_restarted()
+        voice = at(-40.0, 3)
+        return any(detector.feed(hidden, voice, game_playing=True, far=far, linear=voice)
+                   for _ in range(3))
+
+    assert found_after(5.0), "the canceller hid the player while learning"
+    assert not found_after(20.0), "once it has learnt the room, the canceller decides"
+    assert found_after(20.0, restarted=True), "a canceller started again learns again"
+
+
+@pytest.mark.parametrize(("echo_db", "reaches"), [(None, False), (-55.0, False), (-40.0, True)])
+def test_whether_the_game_reaches_the_microphone_is_learnt_from_what_it_hears(
+        echo_db: float | None, reaches: bool) -> None:
+    # The room's noise at -70 dBFS: a voice must clear -50 (the detector's minimum). The
+    # game playing at -20 dBFS is heard at the microphone at `echo_db` (None: not at all).
+    def at(db: float, frames: int) -> np.ndarray:  # every frame exactly at `db`
+        return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
+                         160 * frames).astype(np.int16)
+
+    detector = TalkDetector()
+    for _ in range(100):
+        block = at(-70.0, 3)
+        detector.feed(block, block, game_playing=False)
+    assert detector.game_reaches_microphone, "nothing known yet: it may"
+    heard = at(-70.0 if echo_db is None else echo_db, 3)
+    for _ in range(100):
+        detector.feed(at(-70.0, 3), heard, game_playing=True, far=at(-20.0, 3))
+    assert detector.game_reaches_microphone is reaches

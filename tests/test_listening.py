@@ -206,19 +206,25 @@ class RoomWithTheGameTalking:
 
     BLOCK = 480
 
-    def __init__(self, word: np.ndarray, clock: FakeClock, reference: PlaybackReference) -> None:
+    def __init__(self, word: np.ndarray, clock: FakeClock, reference: PlaybackReference,
+                 line_said: str = "Left: nine. Right: four, opponent. Stock one shows a king. "
+                                  "Say ready.", echo: bool = True) -> None:
         with tempfile.TemporaryDirectory() as folder:
-            line = trim(speak("Left: nine. Right: four, opponent. Stock one shows a king. "
-                              "Say ready.", "en-us", 175, Path(folder))).astype(np.float64)
+            line = trim(speak(line_said, "en-us", 175, Path(folder))).astype(np.float64)
+        self.said = [(line_said, 1.0 + index * len(line) / SAMPLE_RATE,
+                      1.0 + (index + 1) * len(line) / SAMPLE_RATE) for index in range(40)]
+        """Each time the game says its line: (words, start, end), clock seconds."""
         # A second of the room alone first, as before the game's greeting.
-        self.game = np.concatenate([np.zeros(SAMPLE_RATE), np.tile(line, 14)])[:14 * SAMPLE_RATE]
-        room = impulse_response(0.5, 45.0, SAMPLE_RATE, np.random.default_rng(2))
-        echo = np.convolve(self.game, room)[:len(self.game)]
+        self.game = np.concatenate([np.zeros(SAMPLE_RATE), np.tile(line, 40)])[:14 * SAMPLE_RATE]
         player = levelled(word)
-        echo = levelled(echo)  # the echo as loud as the player: 0 dB
-        near = np.random.default_rng(3).standard_normal(len(echo)) * 32768 * 10 ** (-60 / 20)
+        if echo:
+            room = impulse_response(0.5, 45.0, SAMPLE_RATE, np.random.default_rng(2))
+            heard = levelled(np.convolve(self.game, room)[:len(self.game)])  # as loud as the player
+        else:  # headphones, or a loudspeaker the microphone does not hear
+            heard = np.zeros(len(self.game))
+        near = np.random.default_rng(3).standard_normal(len(heard)) * 32768 * 10 ** (-60 / 20)
         near[8 * SAMPLE_RATE:8 * SAMPLE_RATE + len(player)] += player
-        self.microphone = np.clip(echo + near, -32768, 32767).astype(np.int16)
+        self.microphone = np.clip(heard + near, -32768, 32767).astype(np.int16)
         self.clock, self.reference = clock, reference
 
     def blocks(self) -> Iterator[AudioBlock]:
@@ -235,11 +241,15 @@ class RoomWithTheGameTalking:
 
 def said_over_the_game_with_the_canceller(whisper_model: WhisperModel, recording: str,
                                            answer_after: float | None = None,
-                                           acceptance_file: Path | None = None) -> list[str]:
+                                           acceptance_file: Path | None = None,
+                                           line_said: str | None = None, echo: bool = True,
+                                           linear: bool = False) -> list[str]:
     """What the player hears after saying a real word over the game, with `listen = always`:
     the canceller, talk detector, echo mask, listener and Whisper are the game's own.
     `answer_after`: seconds of quiet before the recognizer answers (None: as it does);
-    `acceptance_file`: the acceptance model (None: the shipped one)."""
+    `acceptance_file`: the acceptance model (None: the shipped one); `line_said`: what the
+    game says, over and over (None: a table announcement); `echo`: whether the microphone
+    hears it; `linear`: speexdsp beside AEC3, as the game runs it."""
     path = REAL_VOICES / recording
     if not path.is_file():
         pytest.skip("needs the shared real voices")
@@ -249,7 +259,8 @@ def said_over_the_game_with_the_canceller(whisper_model: WhisperModel, recording
     gate = ListeningGate("always")
     gate.speaking_started(0.0)
     room = RoomWithTheGameTalking(np.frombuffer(word, dtype="<i2").astype(np.float64),
-                                  harness.clock, reference)
+                                  harness.clock, reference, echo=echo,
+                                  **({} if line_said is None else {"line_said": line_said}))
     settings = WhisperSettings(acceptance_file=acceptance_file)
     if answer_after is not None:
         frames = round(answer_after * 100)
@@ -257,7 +268,13 @@ def said_over_the_game_with_the_canceller(whisper_model: WhisperModel, recording
             settings.endpoint, pause_frames=frames, settle_frames=frames, end_frames=frames))
     voice = VoiceInput(room, WhisperRecognizer(whisper_model, settings=settings), gate,
                        harness.session, harness.clock,
-                       echo=EchoStage(open_canceller(), reference), barge_in=True)
+                       echo=EchoStage(open_canceller(), reference,
+                                      linear=SpeexCanceller() if linear else None),
+                       barge_in=True)
+    if line_said is not None:  # the words the game said, as its speaker reports them
+        for words, start, end in room.said:
+            assert voice.listener.spoken is not None
+            voice.listener.spoken.played(words, start, end)
     voice.start()
     assert voice.listener.wait(120)
     assert voice.listener.barge_ins == 1, "the game stopped for the player, once"
@@ -286,3 +303,22 @@ def test_talking_over_the_game_a_command_the_game_speaks_over_again_is_never_los
     # end included, from the recognizer, and the command is lost. The player is told.
     assert said_over_the_game_with_the_canceller(whisper_model, "7_jackson_3.wav",
                                                  answer_after=2.5) == [TALKED_OVER]
+
+
+def test_with_no_echo_a_word_the_game_keeps_saying_said_over_it_is_the_players(
+        whisper_model: WhisperModel) -> None:
+    # Headphones on `auto`, or a loudspeaker the microphone does not hear: the game says
+    # "seven" over and over and the player says it over the game, 8 s in. With an echo it
+    # is not acted on (it may be the game's own word, heard back); with none, the game's
+    # words never reach the microphone, and it is the player's (round 24's loudspeaker
+    # play: "yes" said as "Quit this game? Say yes or no." ended was refused as its echo).
+    said = said_over_the_game_with_the_canceller(whisper_model, "7_jackson_3.wav",
+                                                 line_said="Seven. Say seven.", echo=False,
+                                                 linear=True)
+    assert said and said[0].startswith("Seven"), said
+    assert "Say again?" not in said
+    echoed = said_over_the_game_with_the_canceller(whisper_model, "7_jackson_3.wav",
+                                                   line_said="Seven. Say seven.", echo=True,
+                                                   linear=True)
+    assert echoed and not any(line.startswith("Seven") for line in echoed), \
+        "with an echo, the game's own word is not acted on (but the player is answered)"

@@ -431,10 +431,11 @@ class Listener:
             return
         samples = np.frombuffer(block.pcm, dtype="<i2")
         far = self.echo.last_far[:len(samples)] if self.echo is not None else None
+        linear = self.echo.last_linear if self.echo is not None else None
         audible = self._is_game_audible(start)
         lapsed = self.talk_over.false_hushes
         self.talk_over.watch(samples, microphone[:len(samples)], far, start,
-                             start + block.duration, audible, self.clock.now())
+                             start + block.duration, audible, self.clock.now(), linear)
         if self.room_watch is not None and self.talk_over.false_hushes > lapsed \
                 and self.room_watch.false_hush(self.talk_over.false_hushed_at[-1]):
             self.fall_back_to_watched_guard()
@@ -442,7 +443,8 @@ class Listener:
             self._player_found = True  # not the quiet that ends their words: their voice
         if self.mask is not None:  # only a masked listener asks it (`near_end`)
             self.evidence.record(block.start, self.detector.last_loud,
-                                 audible or self.detector.echo_lingers)
+                                 (audible or self.detector.echo_lingers)
+                                 and self.detector.game_reaches_microphone)
 
     def fall_back_to_watched_guard(self) -> None:
         """From listening over the game (`always`) to the watched echo guard, for good: the
@@ -526,6 +528,10 @@ class Listener:
                 self._player_done()
                 continue
             if mapped.is_final:
+                if mapped.rejected:  # which check refused it, for --log (plain words to the player)
+                    log.debug("refused %r at %.2f-%.2f s: %s", mapped.text, *mapped.speech_span,
+                              {key: round(value, 3)
+                               for key, value in (mapped.scores or {}).items()})
                 if mapped.text:  # a cough must not close a push-to-talk window
                     self.gate.utterance_finished(self.clock.now())
                 self._forget_utterance()
@@ -624,6 +630,7 @@ class Listener:
             self.mask.clear()
         if self.echo is not None:
             self.echo.reset()
+            self.detector.canceller_restarted()
         self._call_recognizer(self.recognizer.reset)
         return not self._stopping.is_set()
 

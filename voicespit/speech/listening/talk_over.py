@@ -82,10 +82,12 @@ class TalkOver:
 
     def watch(self, samples: npt.NDArray[np.int16], microphone: npt.NDArray[np.int16],
               far: npt.NDArray[np.int16] | None, start: float, end: float,
-              game_audible: bool, now: float) -> None:
+              game_audible: bool, now: float,
+              linear: npt.NDArray[np.int16] | None = None) -> None:
         """One cancelled block recorded over clock times [start, end) (with the microphone's
-        own samples and the far end played for it); `now`: the clock."""
-        began = self.detector.feed(samples, microphone, game_audible, far)
+        own samples, the far end played for it and the linear canceller's output, if one
+        runs); `now`: the clock."""
+        began = self.detector.feed(samples, microphone, game_audible, far, linear)
         self._follow_suspicion(end, now)
         if began:
             self.awaiting_answer = True
