@@ -323,3 +323,23 @@ def test_whether_the_game_reaches_the_microphone_is_learnt_from_what_it_hears(
     for _ in range(100):
         detector.feed(at(-70.0, 3), heard, game_playing=True, far=at(-20.0, 3))
     assert detector.game_reaches_microphone is reaches
+
+
+def test_the_players_own_words_missed_over_the_game_do_not_make_it_reach_the_microphone() -> None:
+    # With no echo, the starts of the player's words before the detector finds them are
+    # learnt with the game's frames; a few of them must not make the game's own words
+    # look audible at the microphone (they did, judged by the microphone's loudest).
+    def at(db: float, frames: int) -> np.ndarray:  # every frame exactly at `db`
+        return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
+                         160 * frames).astype(np.int16)
+
+    detector = TalkDetector()
+    for _ in range(100):
+        block = at(-70.0, 3)
+        detector.feed(block, block, game_playing=False)
+    far, quiet = at(-20.0, 1), at(-70.0, 1)
+    for frame in range(600):
+        onset = frame % 50 < 5  # a tenth of the frames: a voice the canceller hid
+        heard = at(-30.0, 1) if onset else quiet
+        detector.feed(quiet, heard, game_playing=True, far=far)
+    assert not detector.game_reaches_microphone

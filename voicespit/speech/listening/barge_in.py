@@ -65,6 +65,10 @@ import numpy.typing as npt
 from voicespit.speech.signal import FRAME
 
 _SILENCE_DB = -100.0
+_AUDIBLE_DB = -50.0
+"""A far-end frame quieter than this is no sound of the game's (`echo.FAR_SILENCE`)."""
+GAME_AT_ITS_LOUDEST_DB = 10.0
+"""A far-end frame within this of its envelope: the game is at its loudest (mid-syllable)."""
 
 
 @dataclass(frozen=True)
@@ -168,10 +172,11 @@ class TalkDetector:
         """The same for the linear canceller's output (`feed`'s `linear`)."""
         self._microphone_levels: collections.deque[float] = collections.deque(
             maxlen=self.settings.residual_frames)
-        self._microphone_top = _SILENCE_DB
-        """The loudest the microphone has been with only the game playing (dBFS, the same
-        percentile): the game as the microphone hears it (`game_reaches_microphone`)."""
-        self._doubtful: list[tuple[float, float, float, float, float]] = []
+        self._microphone_speech_level = _SILENCE_DB
+        """The microphone's median level while only the game played, at its loudest (the far
+        end within `GAME_AT_ITS_LOUDEST_DB` of its envelope): the game as the microphone
+        hears it (`game_reaches_microphone`)."""
+        self._doubtful: list[tuple[float, float, float, float, float | None]] = []
         """Frames (gain over the envelope, level; the microphone's and the linear canceller's
         gains; the microphone's level) heard around a loud one while the game
         played, not yet learnt as its residual: if the player is found in them, they were
@@ -242,28 +247,32 @@ class TalkDetector:
                                                         settings.residual_percentile))
             self._linear_gain = float(np.percentile(self._linear_residual,
                                                     settings.residual_percentile))
-            self._microphone_top = float(np.percentile(self._microphone_levels,
-                                                       settings.residual_percentile))
+        if self._microphone_levels:
+            self._microphone_speech_level = float(np.median(self._microphone_levels))
         return started
 
     @property
     def game_reaches_microphone(self) -> bool:
         """Whether the game can be heard at the microphone as loud as a voice must be: the
-        microphone's loudest (99th percentile) with only the game playing, over the last
-        5 s of it, within `residual_margin_db` of the bar a voice clears; True until that
-        has been heard. False with headphones on `auto` or a loudspeaker the microphone
-        does not hear: then nothing the recognizer makes is the game's own words, and the
-        checks against them (`self_echo`, `near_end`) stand aside, as when the game is
-        silent. Round 24's loudspeaker play with no echo had "yes", said as "Quit this
-        game? Say yes or no." ended, refused as the game's own. (The far end's envelope
-        plus the microphone's gain over it, the first try, put the room's noise over the
-        bar at the game's loudest: with no echo that gain is the noise over the envelope
-        at its lowest.)"""
+        microphone's median level while only the game played at its loudest (the last 5 s
+        of such frames) within `residual_margin_db` of the bar a voice clears; True until
+        a second of that has been heard. False with headphones on `auto` or a loudspeaker
+        the microphone does not hear: then nothing the recognizer makes is the game's own
+        words, and the checks against them (`self_echo`, `near_end`) stand aside, as when
+        the game is silent. Round 24's loudspeaker play with no echo had "yes", said as
+        "Quit this game? Say yes or no." ended, refused as the game's own. Tried first:
+        the far end's envelope plus the microphone's gain over it (with no echo that gain
+        is the room's noise over the envelope at its lowest, which at the game's loudest
+        put the noise over the bar); the microphone's loudest (99th percentile) with the
+        game alone, which the player's own voice set whenever the detector missed a few
+        frames of it (the starts of words, before the first loud frame): in the same
+        play "yes" was still refused. The median over the game's loudest moments is the
+        game's, whatever the player says over some of them."""
         settings = self.settings
         if len(self._microphone_levels) < settings.learn_frames:
             return True
         bar = max(self._floor + settings.margin_db, settings.minimum_db)
-        return self._microphone_top + settings.residual_margin_db >= bar
+        return self._microphone_speech_level + settings.residual_margin_db >= bar
 
     def canceller_restarted(self) -> None:
         """The canceller forgot the room (the audio stream broke off): while it learns it
@@ -276,8 +285,10 @@ class TalkDetector:
         `suspect_frames` pass without another, set it aside, learnt only if the player is
         not found (`_doubtful`)."""
         envelope = self._envelope
+        at_its_loudest = self._far[-1] >= max(envelope - GAME_AT_ITS_LOUDEST_DB, _AUDIBLE_DB)
         frame = (level - envelope, level, raw - envelope,
-                 _SILENCE_DB if linear is None else linear - envelope, raw)
+                 _SILENCE_DB if linear is None else linear - envelope,
+                 raw if at_its_loudest else None)
         if self._since_loud < self.settings.suspect_frames \
                 and len(self._doubtful) < self.settings.residual_frames:
             self._doubtful.append(frame)
@@ -287,7 +298,8 @@ class TalkDetector:
             self._residual_levels.append(seen)
             self._microphone_residual.append(microphone_gain)
             self._linear_residual.append(linear_gain)
-            self._microphone_levels.append(heard)
+            if heard is not None:
+                self._microphone_levels.append(heard)
         self._doubtful.clear()
 
     def _residual_heard(self) -> bool:
