@@ -103,6 +103,19 @@ def test_with_no_echo_a_word_over_the_games_first_seconds_is_heard(seconds: floa
     assert len(onsets) == 1, "nothing but the player started anything"
 
 
+def exactly_at(db: float, frames: int) -> np.ndarray:
+    """`frames` 10 ms frames, every one exactly at `db` dBFS."""
+    return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
+                     160 * frames).astype(np.int16)
+
+
+def hear_the_quiet_room(detector: TalkDetector) -> None:
+    """3 s of the room alone at -70 dBFS, the game silent: the detector's floor."""
+    for _ in range(100):
+        block = exactly_at(-70.0, 3)
+        detector.feed(block, block, game_playing=False)
+
+
 def blocks(count: int, start: float = 0.0) -> list[AudioBlock]:
     return [AudioBlock(bytes(2 * BLOCK), start + index * BLOCK / SAMPLE_RATE)
             for index in range(count)]
@@ -258,21 +271,15 @@ def test_what_is_heard_around_the_player_found_is_not_learnt_as_the_games_residu
 
 def test_a_voice_just_over_the_games_residual_hushes_it_before_it_is_found() -> None:
     # The hush is cheap and undone: it takes less over the residual than finding the player.
-    def at(db: float, frames: int) -> np.ndarray:  # every frame exactly at `db`
-        return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
-                         160 * frames).astype(np.int16)
-
     detector = TalkDetector()
+    hear_the_quiet_room(detector)
+    far = exactly_at(-20.0, 3)
     for _ in range(100):
-        block = at(-70.0, 3)
-        detector.feed(block, block, game_playing=False)
-    far = at(-20.0, 3)
-    for _ in range(100):
-        block = at(-40.0, 3)
+        block = exactly_at(-40.0, 3)
         detector.feed(block, block, game_playing=True, far=far)
     settings = detector.settings
     between = -40.0 + (settings.suspect_margin_db + settings.residual_margin_db) / 2
-    voice = at(between, 3)
+    voice = exactly_at(between, 3)
     assert not detector.feed(voice, voice, game_playing=True, far=far)
     assert detector.suspected and not detector.talking
 
@@ -282,21 +289,15 @@ def test_the_microphone_speaks_for_the_player_only_while_the_canceller_learns() 
     # linear filter hear 20 dB over the game's echo: the player, in the game's first 15 s;
     # after them the canceller's word goes (a volume turned up would otherwise be taken for
     # the player until the game fell silent).
-    def at(db: float, frames: int) -> np.ndarray:  # every frame exactly at `db`
-        return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
-                         160 * frames).astype(np.int16)
-
     def found_after(game_seconds: float, restarted: bool = False) -> bool:
         detector = TalkDetector()
-        for _ in range(100):
-            block = at(-70.0, 3)
-            detector.feed(block, block, game_playing=False)
-        far, hidden, echo = at(-20.0, 3), at(-70.0, 3), at(-60.0, 3)
+        hear_the_quiet_room(detector)
+        far, hidden, echo = exactly_at(-20.0, 3), exactly_at(-70.0, 3), exactly_at(-60.0, 3)
         for _ in range(round(game_seconds / 0.03)):  # the game alone: faint echo, hidden
             detector.feed(hidden, echo, game_playing=True, far=far, linear=echo)
         if restarted:
             detector.canceller_restarted()
-        voice = at(-40.0, 3)
+        voice = exactly_at(-40.0, 3)
         return any(detector.feed(hidden, voice, game_playing=True, far=far, linear=voice)
                    for _ in range(3))
 
@@ -310,18 +311,12 @@ def test_whether_the_game_reaches_the_microphone_is_learnt_from_what_it_hears(
         echo_db: float | None, reaches: bool) -> None:
     # The room's noise at -70 dBFS: a voice must clear -50 (the detector's minimum). The
     # game playing at -20 dBFS is heard at the microphone at `echo_db` (None: not at all).
-    def at(db: float, frames: int) -> np.ndarray:  # every frame exactly at `db`
-        return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
-                         160 * frames).astype(np.int16)
-
     detector = TalkDetector()
-    for _ in range(100):
-        block = at(-70.0, 3)
-        detector.feed(block, block, game_playing=False)
+    hear_the_quiet_room(detector)
     assert detector.game_reaches_microphone, "nothing known yet: it may"
-    heard = at(-70.0 if echo_db is None else echo_db, 3)
+    heard = exactly_at(-70.0 if echo_db is None else echo_db, 3)
     for _ in range(100):
-        detector.feed(at(-70.0, 3), heard, game_playing=True, far=at(-20.0, 3))
+        detector.feed(exactly_at(-70.0, 3), heard, game_playing=True, far=exactly_at(-20.0, 3))
     assert detector.game_reaches_microphone is reaches
 
 
@@ -329,17 +324,11 @@ def test_the_players_own_words_missed_over_the_game_do_not_make_it_reach_the_mic
     # With no echo, the starts of the player's words before the detector finds them are
     # learnt with the game's frames; a few of them must not make the game's own words
     # look audible at the microphone (they did, judged by the microphone's loudest).
-    def at(db: float, frames: int) -> np.ndarray:  # every frame exactly at `db`
-        return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
-                         160 * frames).astype(np.int16)
-
     detector = TalkDetector()
-    for _ in range(100):
-        block = at(-70.0, 3)
-        detector.feed(block, block, game_playing=False)
-    far, quiet = at(-20.0, 1), at(-70.0, 1)
+    hear_the_quiet_room(detector)
+    far, quiet = exactly_at(-20.0, 1), exactly_at(-70.0, 1)
     for frame in range(600):
         onset = frame % 50 < 5  # a tenth of the frames: a voice the canceller hid
-        heard = at(-30.0, 1) if onset else quiet
+        heard = exactly_at(-30.0, 1) if onset else quiet
         detector.feed(quiet, heard, game_playing=True, far=far)
     assert not detector.game_reaches_microphone
