@@ -132,9 +132,9 @@ class TalkSettings:
     """For how many frames of the game's sound (15 s) the microphone may speak for the player:
     while the canceller learns the room (AEC3 hid a word by 5 dB 8 s into the game's voice
     and by nothing at 12 s). Open for good, the microphone's learnt echo took every word of
-    the game for the player once the volume was turned up (`benchmarks.echo_early`'s
-    harness, round 24: "talking" for the 32 s of game left after the jump); the linear
-    filter's own test alone cut that only to 8 to 13 s."""
+    the game for the player once the volume was turned up (round 24's volume-jump harness,
+    docs/listening-record.md: "talking" for the 32 s of game left after the jump); the
+    linear filter agreeing cut that only to 2 to 13 s."""
     learn_frames: int = 100
     """While the game plays, nothing is the player until the residual has been heard this
     long (at the start the canceller is still learning the room, and its residual is
@@ -339,9 +339,9 @@ class TalkDetector:
                 and self._game_frames <= settings.microphone_frames:
             # Louder than any echo of the game has made the microphone, and what the linear
             # filter leaves as loud: the player, even where AEC3 (learning a room with no
-            # echo) hid them. The linear filter follows a changed echo path within a
-            # second or two (the volume turned up), where the microphone's learnt echo
-            # would take every word of the game for the player until the game fell silent.
+            # echo) hid them. The linear filter follows a changed echo path (the volume
+            # turned up), if slowly, where the microphone's learnt echo never would: hence
+            # both, and only while the canceller learns.
             loud = raw >= max(floor_threshold, self._envelope + self._microphone_gain + margin) \
                 and linear >= max(floor_threshold, self._envelope + self._linear_gain + margin)
             near = near or loud
