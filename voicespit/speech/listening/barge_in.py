@@ -132,9 +132,9 @@ class TalkSettings:
     """For how many frames of the game's sound (15 s) the microphone may speak for the player:
     while the canceller learns the room (AEC3 hid a word by 5 dB 8 s into the game's voice
     and by nothing at 12 s). Open for good, the microphone's learnt echo took every word of
-    the game for the player once the volume was turned up (round 24's volume-jump harness,
-    docs/listening-record.md: "talking" for the 32 s of game left after the jump); the
-    linear filter agreeing cut that only to 2 to 13 s."""
+    the game for the player once the volume was turned up ("talking" for the 32 s of game
+    left after the jump); the linear filter agreeing cut that only to 2 to 16 s
+    (`benchmarks.echo_jump`: after the window, a jump is judged as without the route)."""
     learn_frames: int = 100
     """While the game plays, nothing is the player until the residual has been heard this
     long (at the start the canceller is still learning the room, and its residual is
