@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import collections
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -141,6 +142,21 @@ class TalkSettings:
     unknown: the first version took the game's greeting for the player)."""
 
 
+class _GameFrame(NamedTuple):
+    """A frame heard while only the game played, as the detector learns it (dB)."""
+
+    gain: float
+    """The cancelled level over the far end's envelope."""
+    level: float
+    """The cancelled level (dBFS)."""
+    microphone_gain: float
+    """The microphone's level over the envelope."""
+    linear_gain: float
+    """The linear canceller's output over the envelope (silence when none runs)."""
+    microphone_level: float | None
+    """The microphone's level (dBFS) when the game was at its loudest, else None."""
+
+
 class TalkDetector:
     """Feeds on pairs of blocks (cancelled, microphone); reports the player's speech."""
 
@@ -172,18 +188,16 @@ class TalkDetector:
         """The same for the linear canceller's output (`feed`'s `linear`)."""
         self._microphone_levels: collections.deque[float] = collections.deque(
             maxlen=self.settings.residual_frames)
-        self._microphone_speech_level = _SILENCE_DB
-        """The microphone's median level while only the game played, at its loudest (the far
-        end within `GAME_AT_ITS_LOUDEST_DB` of its envelope): the game as the microphone
-        hears it (`game_reaches_microphone`)."""
-        self._doubtful: list[tuple[float, float, float, float, float | None]] = []
-        """Frames (gain over the envelope, level; the microphone's and the linear canceller's
-        gains; the microphone's level) heard around a loud one while the game
-        played, not yet learnt as its residual: if the player is found in them, they were
-        the player's voice. Learnt as they came, they made the residual's loudest 1 % the
-        player's own level; the next command, within 5 s, then had to be 4 dB louder than
-        the last (on the room benchmark the game is hushed once the player is suspected,
-        so the voice stood 24 dB over the far end's envelope there)."""
+        """The microphone's levels while only the game played, at its loudest (the far end
+        within `GAME_AT_ITS_LOUDEST_DB` of its envelope): the game as the microphone hears
+        it (`game_reaches_microphone`)."""
+        self._doubtful: list[_GameFrame] = []
+        """Frames heard around a loud one while the game played, not yet learnt as its
+        residual: if the player is found in them, they were the player's voice. Learnt as
+        they came, they made the residual's loudest 1 % the player's own level; the next
+        command, within 5 s, then had to be 4 dB louder than the last (on the room
+        benchmark the game is hushed once the player is suspected, so the voice stood
+        24 dB over the far end's envelope there)."""
         self._recent: collections.deque[bool] = collections.deque(maxlen=self.settings.window)
         self._near: collections.deque[bool] = collections.deque(maxlen=3)
         self._quiet_run = 0
@@ -243,13 +257,17 @@ class TalkDetector:
                                                       settings.residual_percentile))
             self._residual_top = float(np.percentile(self._residual_levels,
                                                      settings.residual_percentile))
-            self._microphone_gain = float(np.percentile(self._microphone_residual,
-                                                        settings.residual_percentile))
-            self._linear_gain = float(np.percentile(self._linear_residual,
-                                                    settings.residual_percentile))
-        if self._microphone_levels:
-            self._microphone_speech_level = float(np.median(self._microphone_levels))
+        self._follow_microphone_gains()
         return started
+
+    def _follow_microphone_gains(self) -> None:
+        """The microphone's and the linear filter's echo gains, from what has been learnt;
+        only while the microphone may still speak for the player (`microphone_frames`), the
+        one use of them."""
+        if self._residual and self._game_frames <= self.settings.microphone_frames:
+            percentile = self.settings.residual_percentile
+            self._microphone_gain = float(np.percentile(self._microphone_residual, percentile))
+            self._linear_gain = float(np.percentile(self._linear_residual, percentile))
 
     @property
     def game_reaches_microphone(self) -> bool:
@@ -272,12 +290,14 @@ class TalkDetector:
         if len(self._microphone_levels) < settings.learn_frames:
             return True
         bar = max(self._floor + settings.margin_db, settings.minimum_db)
-        return self._microphone_speech_level + settings.residual_margin_db >= bar
+        heard = float(np.median(self._microphone_levels))
+        return heard + settings.residual_margin_db >= bar
 
     def canceller_restarted(self) -> None:
         """The canceller forgot the room (the audio stream broke off): while it learns it
         again, the microphone may speak for the player (`microphone_frames`)."""
         self._game_frames = 0
+        self._follow_microphone_gains()
 
     def _learn_residual(self, level: float, raw: float, linear: float | None) -> None:
         """Learn a frame heard while the game played as its residual echo (and the
@@ -286,20 +306,20 @@ class TalkDetector:
         not found (`_doubtful`)."""
         envelope = self._envelope
         at_its_loudest = self._far[-1] >= max(envelope - GAME_AT_ITS_LOUDEST_DB, _AUDIBLE_DB)
-        frame = (level - envelope, level, raw - envelope,
-                 _SILENCE_DB if linear is None else linear - envelope,
-                 raw if at_its_loudest else None)
+        frame = _GameFrame(level - envelope, level, raw - envelope,
+                           _SILENCE_DB if linear is None else linear - envelope,
+                           raw if at_its_loudest else None)
         if self._since_loud < self.settings.suspect_frames \
                 and len(self._doubtful) < self.settings.residual_frames:
             self._doubtful.append(frame)
             return
-        for gain, seen, microphone_gain, linear_gain, heard in (*self._doubtful, frame):
-            self._residual.append(gain)
-            self._residual_levels.append(seen)
-            self._microphone_residual.append(microphone_gain)
-            self._linear_residual.append(linear_gain)
-            if heard is not None:
-                self._microphone_levels.append(heard)
+        for learnt in (*self._doubtful, frame):
+            self._residual.append(learnt.gain)
+            self._residual_levels.append(learnt.level)
+            self._microphone_residual.append(learnt.microphone_gain)
+            self._linear_residual.append(learnt.linear_gain)
+            if learnt.microphone_level is not None:
+                self._microphone_levels.append(learnt.microphone_level)
         self._doubtful.clear()
 
     def _residual_heard(self) -> bool:
