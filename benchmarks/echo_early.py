@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +36,7 @@ from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.signal import FRAME
 
 Floats = npt.NDArray[np.float64]
+Int16 = npt.NDArray[np.int16]
 BLOCK = 3 * FRAME
 GREETING = ("New game of Spit, against the computer at gentle pace. Round 1. "
             "Your cards: queen, three, king, five, three. Say ready.")
@@ -65,6 +67,38 @@ def echo_of(game: Floats, room: tuple[float, float] | None) -> Floats:
     return scaled
 
 
+@dataclass(frozen=True)
+class DetectorRun:
+    starts: list[int]
+    """The first sample of each block in which the detector found the player starting."""
+    talking_blocks: int
+    """Blocks at whose end it judged the player talking."""
+
+
+def detector_run(microphone: Int16, far: Int16, settings: TalkSettings) -> DetectorRun:
+    """The game's cancellers (AEC3, speexdsp lined up with it as `EchoStage` lines them up)
+    and a talk detector over a whole stream, in 30 ms blocks; the game counts as playing
+    until 0.3 s after its last sound, as the listener counts it."""
+    canceller, linear, detector = WebRtcCanceller(), SpeexCanceller(), TalkDetector(settings)
+    lag = round((canceller.latency - linear.latency) * SAMPLE_RATE)
+    filtered = np.concatenate([np.zeros(lag, dtype=np.int16), np.concatenate([
+        linear.process(microphone[i:i + FRAME], far[i:i + FRAME])
+        for i in range(0, len(microphone) - FRAME + 1, FRAME)])])
+    tail = round(0.3 * SAMPLE_RATE)
+    starts: list[int] = []
+    talking = 0
+    for first in range(0, len(microphone) - BLOCK, BLOCK):
+        cancelled = np.concatenate([
+            canceller.process(microphone[i:i + FRAME], far[i:i + FRAME])
+            for i in range(first, first + BLOCK, FRAME)])
+        playing = bool(np.any(far[max(0, first - tail):first + BLOCK] != 0))
+        if detector.feed(cancelled, microphone[first:first + BLOCK], playing,
+                         far[first:first + BLOCK], filtered[first:first + BLOCK]):
+            starts.append(first)
+        talking += detector.talking
+    return DetectorRun(starts, talking)
+
+
 def found_after(game: Floats, echo: Floats, noise: Floats, word: Floats, at: float,
                 warm: int, settings: TalkSettings) -> tuple[float | None, int]:
     """(ms after the word began that the detector found it, or None; false starts)."""
@@ -77,22 +111,9 @@ def found_after(game: Floats, echo: Floats, noise: Floats, word: Floats, at: flo
     microphone[start:start + len(word)] += word
     near16 = np.clip(microphone, -32768, 32767).astype(np.int16)
     far16 = np.clip(far, -32768, 32767).astype(np.int16)
-    canceller, linear, detector = WebRtcCanceller(), SpeexCanceller(), TalkDetector(settings)
-    lag = round((canceller.latency - linear.latency) * SAMPLE_RATE)  # as EchoStage lines up
-    filtered = np.concatenate([np.zeros(lag, dtype=np.int16), np.concatenate([
-        linear.process(near16[i:i + FRAME], far16[i:i + FRAME])
-        for i in range(0, len(near16) - FRAME + 1, FRAME)])])
     found: float | None = None
     false_starts = 0
-    tail = round(0.3 * SAMPLE_RATE)  # the listener counts the game audible this long after
-    for first in range(0, len(near16) - BLOCK, BLOCK):
-        cancelled = np.concatenate([
-            canceller.process(near16[i:i + FRAME], far16[i:i + FRAME])
-            for i in range(first, first + BLOCK, FRAME)])
-        playing = bool(np.any(far16[max(0, first - tail):first + BLOCK] != 0))
-        if not detector.feed(cancelled, near16[first:first + BLOCK], playing,
-                             far16[first:first + BLOCK], filtered[first:first + BLOCK]):
-            continue
+    for first in detector_run(near16, far16, settings).starts:
         if start - 0.2 * SAMPLE_RATE <= first <= start + len(word) and found is None:
             found = 1000 * (first + BLOCK - start) / SAMPLE_RATE  # known once the block is in
         elif not start - 0.2 * SAMPLE_RATE <= first <= start + len(word) + 0.6 * SAMPLE_RATE:

@@ -18,43 +18,18 @@ import argparse
 
 import numpy as np
 
-from benchmarks.echo_early import game_voice
+from benchmarks.echo_early import BLOCK, detector_run, game_voice
 from benchmarks.room import PLAYER_DB, RoomCondition, loudspeaker_paths
-from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
-from voicespit.speech.listening.echo import WebRtcCanceller
-from voicespit.speech.listening.linear_echo import SpeexCanceller
+from voicespit.speech.listening.barge_in import TalkSettings
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.signal import FRAME
 
-BLOCK = 3 * FRAME
 JUMPS = ((-20.0, 5.0), (-10.0, 10.0), (0.0, 10.0))
 DETECTORS = {
     "canceller alone": TalkSettings(microphone_margin_db=None),
     "microphone, no window": TalkSettings(microphone_frames=10 ** 9),
     "the game's": TalkSettings(),
 }
-
-
-def run(microphone: np.ndarray, far: np.ndarray, settings: TalkSettings) -> tuple[list[float], float]:
-    """(start times, seconds judged talking) over the whole stream."""
-    canceller, linear, detector = WebRtcCanceller(), SpeexCanceller(), TalkDetector(settings)
-    lag = round((canceller.latency - linear.latency) * SAMPLE_RATE)
-    filtered = np.concatenate([np.zeros(lag, dtype=np.int16), np.concatenate([
-        linear.process(microphone[i:i + FRAME], far[i:i + FRAME])
-        for i in range(0, len(microphone) - FRAME + 1, FRAME)])])
-    tail = round(0.3 * SAMPLE_RATE)
-    starts: list[float] = []
-    talking = 0
-    for first in range(0, len(microphone) - BLOCK, BLOCK):
-        cancelled = np.concatenate([
-            canceller.process(microphone[i:i + FRAME], far[i:i + FRAME])
-            for i in range(first, first + BLOCK, FRAME)])
-        playing = bool(np.any(far[max(0, first - tail):first + BLOCK] != 0))
-        if detector.feed(cancelled, microphone[first:first + BLOCK], playing,
-                         far[first:first + BLOCK], filtered[first:first + BLOCK]):
-            starts.append((first + BLOCK) / SAMPLE_RATE)
-        talking += detector.talking
-    return starts, talking * BLOCK / SAMPLE_RATE
 
 
 def main() -> None:
@@ -79,10 +54,11 @@ def main() -> None:
         gain[round(args.at * SAMPLE_RATE):] = 10 ** (after / 20)
         microphone = np.clip(echo * gain + noise, -32768, 32767).astype(np.int16)
         for name, settings in DETECTORS.items():
-            starts, talking = run(microphone, far, settings)
-            print(f"| {before:+.0f} → {after:+.0f} dB | {name} | "
-                  f"{', '.join(f'{t:.2f}' for t in starts) or 'none'} | {talking:.1f} |",
-                  flush=True)
+            heard = detector_run(microphone, far, settings)
+            starts = ", ".join(f"{(first + BLOCK) / SAMPLE_RATE:.2f}" for first in heard.starts)
+            talking = heard.talking_blocks * BLOCK / SAMPLE_RATE
+            print(f"| {before:+.0f} → {after:+.0f} dB | {name} | {starts or 'none'} "
+                  f"| {talking:.1f} |", flush=True)
 
 
 if __name__ == "__main__":
