@@ -190,6 +190,8 @@ class Job:
     room_watch: tuple[int, float] = (ROOM_LIMIT, ROOM_WINDOW)
     """`auto`: the room watch's false hushes and the seconds they are counted over
     (`room_watch.RoomWatch`; the game's by default)."""
+    turned: tuple[float, float] | None = None
+    """(seconds into the run, dB): the echo turned up or down then (`RoomStream.turned`)."""
 
     @property
     def name(self) -> str:
@@ -241,6 +243,10 @@ class Outcome:
     fell_back_at: float | None = None
     """`auto`: when the room watch handed listening to the watched echo guard, seconds into
     the run (None: it did not)."""
+    fell_back_times: list[float] = field(default_factory=list)
+    """`auto`: every time it did (seconds into the run)."""
+    listening_again_at: list[float] = field(default_factory=list)
+    """`auto`: when it went back to listening over the game (the echo turned down)."""
     unvoiced_refusals: int = 0
     """Commands refused for too little of the player's voice (`near_end`)."""
     over_game_taken: int = 0
@@ -308,7 +314,7 @@ def run(job: Job) -> Outcome:
         condition = job.condition
         responses = loudspeaker_paths(condition, far.rate)
         gain = echo_gain(timeline, responses, condition.echo_db)
-    stream = RoomStream(duration, near, far, responses, gain or 1.0)
+    stream = RoomStream(duration, near, far, responses, gain or 1.0, turned=job.turned)
     stream.clock.advance_to(clock_start)
     canceller = make_canceller(job.canceller) if job.mode in ("always", "watch", "auto") \
         else None
@@ -366,6 +372,8 @@ def run(job: Job) -> Outcome:
     outcome.stopped_at = [stop.barged_at - clock_start for stop in far.stops]
     if listener.fell_back_at is not None:
         outcome.fell_back_at = listener.fell_back_at - clock_start
+    outcome.fell_back_times = [at - clock_start for at in listener.fell_back_times]
+    outcome.listening_again_at = [at - clock_start for at in listener.listening_again_times]
     outcome.unvoiced_refusals = listener.unvoiced_refusals
     outcome.refusals_unsaid = listener.refusals_unsaid
     outcome.over_game_taken = listener.over_game_taken

@@ -329,6 +329,16 @@ class RoomStream:
     reference: PlaybackReference | None = None
     arrivals: dict[float, float] = field(default_factory=dict)
     """Block start (stream time) -> the wall-clock moment it was handed over."""
+    turned: tuple[float, float] | None = None
+    """(seconds into the run, dB): from the game's sound played then on, its echo reaches
+    the microphone this much louder (negative: the loudspeakers turned down; -inf:
+    headphones put on). None: the same all along."""
+
+    def echo_gain(self, played_at: float) -> float:
+        """The echo's scale for sound played at stream time `played_at` (seconds)."""
+        if self.turned is None or played_at < self.turned[0]:
+            return self.gain
+        return self.gain * 10 ** (self.turned[1] / 20)
 
 
 class RoomSource:
@@ -380,7 +390,8 @@ class RoomSource:
         else:
             heard = np.sum([room.process(block[:, channel].astype(np.float64))
                             for channel, room in enumerate(self._rooms)], axis=0)
-        scaled = np.clip(np.asarray(heard) * self.stream.gain * 32768, -32768, 32767)
+        gain = self.stream.echo_gain(at - self.stream.far.origin)
+        scaled = np.clip(np.asarray(heard) * gain * 32768, -32768, 32767)
         converted = self._converter.process(np.rint(scaled).astype(np.int16))
         self._echo = np.concatenate([self._echo, converted.astype(np.float64)])
 

@@ -13,6 +13,8 @@ test_self_echo.py and test_near_end.py; the benchmark counts them over a whole m
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from benchmarks import over_game as over_game_fit
@@ -169,6 +171,23 @@ def test_in_a_lively_room_auto_falls_back_to_the_watched_guard_and_hushes_no_mor
     assert len(outcome.false_hushed_at) >= ROOM_LIMIT
     after = [at for at in outcome.hushed_at + outcome.stopped_at if at > outcome.fell_back_at]
     assert after == [], "hushed or stopped after falling back"
+    assert outcome.listening_again_at == [], "nothing changed: the room is as lively"
+    assert outcome.false_commands == 0
+
+
+def test_with_headphones_put_on_after_the_fall_back_auto_listens_over_the_game_again() -> None:
+    # The player did as the fall-back asked: from 100 s no echo reaches the microphone.
+    # The room watch hears the game no more and `auto` listens over it again (the player
+    # can interrupt it), and with nothing of the game coming back it never hushes for
+    # nobody again.
+    outcome = run(Job(LIVE_LOUD_ROOM, "auto", False, "tuning", "auto", "webrtc+speex", 150.0,
+                      turned=(100.0, -math.inf)))
+    assert outcome.fell_back_at is not None and outcome.fell_back_at < 100.0
+    assert len(outcome.listening_again_at) == 1, outcome.listening_again_at
+    again = outcome.listening_again_at[0]
+    assert 100.0 < again < 130.0
+    assert outcome.fell_back_times == [outcome.fell_back_at]
+    assert [at for at in outcome.hushed_at + outcome.stopped_at if at > again] == []
     assert outcome.false_commands == 0
 
 

@@ -21,6 +21,7 @@ from tests.test_listener import PacedSource
 from tests.test_voice import script
 from voicespit.app.listening import (
     FELL_BACK,
+    LISTENING_AGAIN,
     LIVELY_ROOM,
     NO_CANCELLER,
     SENTENCES,
@@ -153,9 +154,38 @@ def test_falling_back_to_the_watched_guard_the_game_says_so_once_and_stops_inter
     assert harness.session.setup == "Listening on the microphone. " + LIVELY_ROOM
     assert gate.mode == "echo_guard" and listener.watch_under_guard
     assert listener.talk_over.talk.barge_in is None and listener.talk_over.talk.hush is None
-    assert listener.room_watch is None and listener.fell_back_at is not None
-    for said in (FELL_BACK, LIVELY_ROOM):
+    assert listener.room_watch is not None and listener.fell_back_at is not None
+    for said in (FELL_BACK, LIVELY_ROOM, LISTENING_AGAIN):
         assert not re.search(r"cancel|library|\d|\(", said, re.I), "plain words"
+
+
+def test_turned_down_after_falling_back_the_game_listens_over_itself_again_and_says_so(
+        whisper_model: WhisperModel) -> None:
+    # The fall-back asks the player to turn the game down or use headphones; when the room
+    # watch finds they did, everything listening over the game had comes back: the gate,
+    # the hush and the barge-in, what "how do you hear me" says, and a sentence to say so.
+    harness = Harness()
+    gate = ListeningGate("always")
+    voice = VoiceInput(PacedSource(bytes(SAMPLE_RATE), harness.clock),
+                       WhisperRecognizer(whisper_model), gate, harness.session,
+                       harness.clock, echo=EchoStage(open_canceller(), PlaybackReference(22_050)),
+                       barge_in=True, watch_room=True)
+    harness.session.setup = "Listening on the microphone. " + SENTENCES["always"]
+    listener = voice.listener
+    assert listener.talk_over is not None
+    over_the_game = listener.talk_over.talk
+    listener.listen_over_the_game_again()  # not fallen back: nothing to come back from
+    assert LISTENING_AGAIN not in harness.lines()
+    listener.fall_back_to_watched_guard()
+    listener.listen_over_the_game_again()
+    listener.listen_over_the_game_again()
+    assert harness.lines().count(LISTENING_AGAIN) == 1
+    assert harness.session.setup == "Listening on the microphone. " + SENTENCES["always"]
+    assert gate.mode == "always" and not listener.watch_under_guard
+    assert listener.talk_over.talk is over_the_game
+    assert len(listener.fell_back_times) == len(listener.listening_again_times) == 1
+    listener.fall_back_to_watched_guard()  # and the room can be judged lively again
+    assert harness.lines().count(FELL_BACK) == 2 and gate.mode == "echo_guard"
 
 
 def test_without_the_room_watch_listening_over_the_game_never_falls_back(

@@ -1,4 +1,5 @@
-"""The room watch: when the game's hushes for nobody show a room too lively to listen through."""
+"""The room watch: when the game's hushes for nobody show a room too lively to listen through,
+and when the game turned down or headphones put on show it calmer."""
 
 from __future__ import annotations
 
@@ -43,3 +44,54 @@ def test_the_games_own_watch_takes_its_chosen_settings() -> None:
     assert (watch.limit, watch.window) == (LIMIT, WINDOW)
     assert not any(watch.false_hush(float(at)) for at in range(LIMIT - 1))
     assert watch.false_hush(float(LIMIT))
+
+
+def lively_watch(level: float | None = -20.0) -> RoomWatch:
+    watch = RoomWatch(limit=2, window=60.0, calmer_db=8.0)
+    watch.false_hush(1.0, -25.0)
+    assert watch.false_hush(2.0, level)
+    return watch
+
+
+def test_the_room_is_calmer_once_the_game_reaches_the_microphone_far_less() -> None:
+    # The player did as the game asked: turned it down. Announcements differ in loudness
+    # by a few dB, so only a fall of `calmer_db` from the level the room was judged lively
+    # at counts (the level of that last hush, not of the first).
+    watch = lively_watch(-20.0)
+    assert watch.lively_level == -20.0
+    assert not watch.calmer(-24.0, True)
+    assert not watch.calmer(-27.9, True)
+    assert watch.lively_at is not None
+    assert watch.calmer(-28.0, True)
+    assert watch.lively_at is None and watch.lively_level is None
+
+
+def test_headphones_make_the_room_calmer_whatever_the_level() -> None:
+    # The microphone no longer hears the game at all (`game_reaches_microphone` false).
+    assert lively_watch(-20.0).calmer(-21.0, False)
+    assert lively_watch(None).calmer(None, False)
+
+
+def test_a_level_never_learnt_leaves_only_headphones_to_calm_the_room() -> None:
+    watch = lively_watch(None)
+    assert not watch.calmer(-60.0, True)
+    assert not lively_watch(-20.0).calmer(None, True)
+
+
+def test_a_room_not_judged_lively_is_never_calmer() -> None:
+    watch = RoomWatch(limit=2, window=60.0)
+    assert not watch.calmer(-90.0, False)
+    watch.false_hush(1.0, -20.0)
+    assert not watch.calmer(-90.0, False)
+
+
+def test_once_calmer_the_watch_counts_false_hushes_afresh() -> None:
+    # Turned down but still too lively: the room is judged so again, from the new level,
+    # and only after `limit` new false hushes (those before the calm count for nothing).
+    watch = lively_watch(-20.0)
+    assert watch.calmer(-30.0, True)
+    assert not watch.false_hush(3.0, -30.0)
+    assert watch.false_hush(4.0, -31.0)
+    assert watch.lively_at == 4.0 and watch.lively_level == -31.0
+    assert not watch.calmer(-35.0, True)
+    assert watch.calmer(-39.0, True)

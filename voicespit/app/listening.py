@@ -4,10 +4,11 @@
 when an echo canceller starts: the player can talk over the game and interrupt it. It
 also watches the room (`speech/listening/room_watch.py`): where the game's own voice
 keeps coming back looking like the player's (a reverberant room, the volume high), the
-game hushes itself for nobody again and again, and `auto` then falls back for good to
-the echo guard, watched, and says so in plain words: it does not act on what it hears
-while it speaks, and a command said under its voice is answered "I was talking: say it
-again" (`Listener.watch_under_guard`; nothing stops the game, nothing is played). With
+game hushes itself for nobody again and again, and `auto` then falls back to the echo
+guard, watched, and says so in plain words: it does not act on what it hears while it
+speaks, and a command said under its voice is answered "I was talking: say it again"
+(`Listener.watch_under_guard`; nothing stops the game, nothing is played), until the
+player turns the game down or puts headphones on, which it notices and says. With
 no canceller `auto` is the bare echo guard. With no loudspeaker (text only, no sound
 card) there is nothing to hear, so it listens all the time. `always` asks for the echo
 canceller and never falls back: when no canceller can run it says so in plain words and
@@ -31,10 +32,13 @@ from voicespit.speech.listening.linear_echo import open_linear_canceller
 
 NO_CANCELLER = ("I cannot take my own voice out of what the microphone hears here, so I "
                 "will not listen while I speak: wait until I finish, or use headphones.")
-FELL_BACK = ("My own voice comes back to the microphone too loudly here, so from now on I "
-             "will not act on what you say while I speak: I will ask you to say it again. "
-             "Turn me down, or use headphones, to talk over me.")
-"""Said once when `auto` falls back to the echo guard (`room_watch`)."""
+FELL_BACK = ("My own voice comes back to the microphone too loudly here, so I will not act "
+             "on what you say while I speak: I will ask you to say it again. Turn me down, "
+             "or use headphones, to talk over me.")
+"""Said when `auto` falls back to the echo guard (`room_watch`)."""
+LISTENING_AGAIN = ("My voice reaches the microphone much less now, so I listen while I speak "
+                   "again: talk over me to interrupt.")
+"""Said when `auto`, fallen back, finds the game turned down or headphones on (`room_watch`)."""
 LIVELY_ROOM = ("This room echoes my voice too much to listen while I speak, so I ask you "
                "to say again what you said over me.")
 """After the fall-back, what "how do you hear me" says of when the game listens."""

@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 
 from voicespit.app.listening import (
     FELL_BACK,
+    LISTENING_AGAIN,
     LIVELY_ROOM,
     SENTENCES,
     Listening,
@@ -151,7 +152,9 @@ class VoiceInput:
         `watch_under_guard`: the echo guard, watched through the canceller: a command
         said under the game's voice is answered "I was talking: say it again".
         `watch_room`: with `barge_in`, fall back to that watched guard, and say so, if the
-        room turns out too lively to listen through the game (`room_watch`)."""
+        room turns out too lively to listen through the game, and come back to listening
+        over it, saying so too, once the game is turned down or headphones are on
+        (`room_watch`)."""
         self.session = session
         self.gate = gate
         self.clock = clock
@@ -168,7 +171,7 @@ class VoiceInput:
                          player_done=speaker.player_done,
                          hush=speaker.hush if barge_in else None,
                          dropped=lambda _at: session.handle_dropped(),
-                         fell_back=self._fell_back)
+                         fell_back=self._fell_back, listening_again=self._listening_again)
         spoken = SpokenWords()
         speaker.on_words_played(spoken.played)
         self.listener = Listener(source, self.recognizer, gate, self.commands.on_recognition,
@@ -211,6 +214,11 @@ class VoiceInput:
         """The room is too lively to listen through the game: say so, now and when asked."""
         self.session.say(FELL_BACK)
         self.session.setup = self.session.setup.replace(SENTENCES["always"], LIVELY_ROOM)
+
+    def _listening_again(self, _at: float) -> None:
+        """The game was turned down, or headphones put on: say it listens over itself again."""
+        self.session.say(LISTENING_AGAIN)
+        self.session.setup = self.session.setup.replace(LIVELY_ROOM, SENTENCES["always"])
 
     def _recovered(self, text: str) -> None:
         log.warning("voice input: %s", text)

@@ -287,11 +287,21 @@ class TalkDetector:
         play "yes" was still refused. The median over the game's loudest moments is the
         game's, whatever the player says over some of them."""
         settings = self.settings
-        if len(self._microphone_levels) < settings.learn_frames:
+        heard = self.game_at_microphone
+        if heard is None:
             return True
         bar = max(self._floor + settings.margin_db, settings.minimum_db)
-        heard = float(np.median(self._microphone_levels))
         return heard + settings.residual_margin_db >= bar
+
+    @property
+    def game_at_microphone(self) -> float | None:
+        """How loud the game is at the microphone (dBFS): the median level of the last 5 s
+        of frames where only the game played, at its loudest; None until a second of them
+        has been heard. What turning the loudspeakers down, or putting headphones on,
+        changes (`room_watch.RoomWatch.calmer`)."""
+        if len(self._microphone_levels) < self.settings.learn_frames:
+            return None
+        return float(np.median(self._microphone_levels))
 
     def canceller_restarted(self) -> None:
         """The canceller forgot the room (the audio stream broke off): while it learns it

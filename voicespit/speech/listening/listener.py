@@ -232,9 +232,14 @@ class Listener:
         """Hush, barge-in and resume (`talk_over`); None when the talk is not watched."""
         self.room_watch = room_watch \
             if self.talk_over is not None and not self.watch_under_guard else None
-        """Judges whether the room is too lively to listen through the game (`room_watch`)."""
-        self.fell_back_at: float | None = None
-        """When the listener fell back to the watched echo guard (None: it has not)."""
+        """Judges whether the room is too lively to listen through the game, and once it
+        has, whether it has calmed down (`room_watch`)."""
+        self.fell_back_times: list[float] = []
+        """When the listener fell back to the watched echo guard (`fall_back_to_watched_guard`)."""
+        self.listening_again_times: list[float] = []
+        """When it went back to listening over the game (`listen_over_the_game_again`)."""
+        self._hooks_over_the_game: TalkHooks | None = None
+        """While fallen back: the talk hooks it listened over the game with."""
         self.echo_seconds = 0.0
         """CPU seconds the echo canceller took on this thread (for the benchmark)."""
         self._skipped_speech = False
@@ -436,9 +441,7 @@ class Listener:
         lapsed = self.talk_over.false_hushes
         self.talk_over.watch(samples, microphone[:len(samples)], far, start,
                              start + block.duration, audible, self.clock.now(), linear)
-        if self.room_watch is not None and self.talk_over.false_hushes > lapsed \
-                and self.room_watch.false_hush(self.talk_over.false_hushed_at[-1]):
-            self.fall_back_to_watched_guard()
+        self._watch_room(lapsed)
         if self.detector.talking and any(self.detector.last_loud):
             self._player_found = True  # not the quiet that ends their words: their voice
         if self.mask is not None:  # only a masked listener asks it (`near_end`)
@@ -446,22 +449,58 @@ class Listener:
                                  (audible or self.detector.echo_lingers)
                                  and self.detector.game_reaches_microphone)
 
+    def _watch_room(self, lapsed: int) -> None:
+        """The room watch: a false hush since `lapsed` may show the room too lively to
+        listen over the game; once fallen back, the game reaching the microphone far less
+        (turned down, headphones on) shows it calmer."""
+        watch, talk_over, detector = self.room_watch, self.talk_over, self.detector
+        if watch is None or talk_over is None:
+            return
+        if self._hooks_over_the_game is None:
+            if talk_over.false_hushes > lapsed and watch.false_hush(
+                    talk_over.false_hushed_at[-1], detector.game_at_microphone):
+                self.fall_back_to_watched_guard()
+        elif not detector.talking and not self._feeding \
+                and watch.calmer(detector.game_at_microphone, detector.game_reaches_microphone):
+            self.listen_over_the_game_again()
+
     def fall_back_to_watched_guard(self) -> None:
-        """From listening over the game (`always`) to the watched echo guard, for good: the
-        game's voice is put back and what it held goes on, nothing heard under it is acted
-        on any more, and the player is told (`talk.fell_back`). Only a listener whose
-        recognizer hears through the mask can (the watched guard needs it)."""
+        """From listening over the game (`always`) to the watched echo guard: the game's
+        voice is put back and what it held goes on, nothing heard under it is acted on,
+        and the player is told (`talk.fell_back`), until the room watch finds the room
+        calmer (`listen_over_the_game_again`). Only a listener whose recognizer hears
+        through the mask can (the watched guard needs it)."""
         talk_over = self.talk_over
         if talk_over is None or self.mask is None or self.watch_under_guard:
             return
         now = self.clock.now()
         talk_over.answered(now)  # unhush, and let what was held go on
+        self._hooks_over_the_game = talk_over.talk
         talk_over.talk = dataclasses.replace(talk_over.talk, barge_in=None, hush=None)
         self.gate.mode = "echo_guard"
         self.watch_under_guard = True
-        self.room_watch = None
-        self.fell_back_at = now
+        self.fell_back_times.append(now)
         self._notify(talk_over.talk.fell_back, now)
+
+    def listen_over_the_game_again(self) -> None:
+        """Back from the watched guard the room watch fell back to, to listening over the
+        game (`always`): the player can talk over it and interrupt it again, and is told
+        (`talk.listening_again`)."""
+        talk_over, hooks = self.talk_over, self._hooks_over_the_game
+        if talk_over is None or hooks is None:
+            return
+        now = self.clock.now()
+        talk_over.talk = hooks
+        self._hooks_over_the_game = None
+        self.gate.mode = "always"
+        self.watch_under_guard = False
+        self.listening_again_times.append(now)
+        self._notify(hooks.listening_again, now)
+
+    @property
+    def fell_back_at(self) -> float | None:
+        """When the listener first fell back to the watched echo guard (None: never)."""
+        return self.fell_back_times[0] if self.fell_back_times else None
 
     @property
     def barge_ins(self) -> int:

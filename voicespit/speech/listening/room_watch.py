@@ -9,7 +9,11 @@ itself in those false hushes, which only the game's own voice makes, far more of
 a player does. So `auto` counts them: `limit` within `window` seconds and the room is too
 lively; the listener then falls back to the watched echo guard (nothing said under the
 game's voice is acted on, and the player is asked to say it again), and tells the player.
-It does not come back: the room judged lively once is judged so for the rest of the game.
+What the game then says asks the player to turn it down or use headphones, so the watch
+goes on listening to how loud the game reaches the microphone (`calmer`): once that is
+`CALMER_DB` below its level when the room was judged lively, or the microphone no longer
+hears the game at all, `auto` listens over the game again (and says so), and the watch
+starts afresh: a room still too lively at the new volume is handed back to the guard.
 
 `LIMIT` and `WINDOW` were chosen on the room benchmark's tuning split (round 23,
 `docs/listening-record.md`), replayed on the times of the false hushes of `always` over
@@ -30,21 +34,33 @@ LIMIT = 6
 """False hushes within `WINDOW` that show a room too lively to listen through."""
 WINDOW = 240.0
 """Seconds of the clock over which they are counted."""
+CALMER_DB = 8.0
+"""How far below its level when the room was judged lively the game must reach the
+microphone (`TalkDetector.game_at_microphone`: the median of its loudest moments over 5 s)
+for `auto` to listen over it again. Chosen on the room benchmark's tuning split (round 25):
+in the four rooms `auto` hands to the guard, nothing changed, the level moved at most
+4.2 dB below what it was at the fall-back over the rest of the 8-minute match (announcements
+and sounds differ in loudness), and loudspeakers turned down by 10 dB took it 9 to 12 dB
+down."""
 
 
 class RoomWatch:
     """Counts the game's hushes for nobody; says when the room is too lively."""
 
-    def __init__(self, limit: int = LIMIT, window: float = WINDOW) -> None:
+    def __init__(self, limit: int = LIMIT, window: float = WINDOW,
+                 calmer_db: float = CALMER_DB) -> None:
         self.limit = limit
         self.window = window
+        self.calmer_db = calmer_db
         self._recent: collections.deque[float] = collections.deque()
         self.lively_at: float | None = None
-        """The clock time the room was judged too lively (None: not yet)."""
+        """The clock time the room was judged too lively (None: not, or not any more)."""
+        self.lively_level: float | None = None
+        """How loud the game reached the microphone then (dBFS; None: not known)."""
 
-    def false_hush(self, at: float) -> bool:
-        """The game's voice was hushed for nobody at clock time `at`; True the first time
-        the room is judged too lively."""
+    def false_hush(self, at: float, level: float | None = None) -> bool:
+        """The game's voice was hushed for nobody at clock time `at`, when it reached the
+        microphone at `level` (dBFS, if known); True when this judges the room too lively."""
         if self.lively_at is not None:
             return False
         self._recent.append(at)
@@ -53,4 +69,21 @@ class RoomWatch:
         if len(self._recent) < self.limit:
             return False
         self.lively_at = at
+        self.lively_level = level
+        return True
+
+    def calmer(self, level: float | None, reaches: bool) -> bool:
+        """Once the room has been judged too lively: True when the game now reaches the
+        microphone at `level`, `calmer_db` below what it did then, or not at all (`reaches`
+        false: headphones, or the microphone moved far away). The watch then starts
+        afresh, counting false hushes from none."""
+        if self.lively_at is None:
+            return False
+        turned_down = level is not None and self.lively_level is not None \
+            and level <= self.lively_level - self.calmer_db
+        if reaches and not turned_down:
+            return False
+        self.lively_at = None
+        self.lively_level = None
+        self._recent.clear()
         return True

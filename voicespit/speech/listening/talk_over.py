@@ -51,6 +51,9 @@ class TalkHooks:
     fell_back: Callable[[float], None] = _nothing
     """The room is too lively to listen through the game's voice: from now on the game does
     not act on what it hears while it speaks (`Listener.fall_back_to_watched_guard`)."""
+    listening_again: Callable[[float], None] = _nothing
+    """The room has calmed (the game turned down, headphones on): the game listens over its
+    voice again (`Listener.listen_over_the_game_again`)."""
 
 
 Notify = Callable[[Callable[[float], None], float], None]
