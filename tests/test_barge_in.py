@@ -332,3 +332,23 @@ def test_the_players_own_words_missed_over_the_game_do_not_make_it_reach_the_mic
         heard = exactly_at(-30.0, 1) if onset else quiet
         detector.feed(quiet, heard, game_playing=True, far=far)
     assert not detector.game_reaches_microphone
+
+
+def test_the_echos_gain_follows_the_loudspeakers_volume_not_what_the_game_plays() -> None:
+    # The room watch asks how much of the game reaches the microphone (`echo_gain`): the
+    # game speaking louder or softer must not move it; the loudspeakers turned down must.
+    detector = TalkDetector()
+    hear_the_quiet_room(detector)
+    assert detector.echo_gain is None, "nothing learnt yet"
+
+    def play(far_db: float, echo_gain_db: float, blocks: int = 200) -> float:
+        for _ in range(blocks):
+            detector.feed(exactly_at(-70.0, 3), exactly_at(far_db + echo_gain_db, 3),
+                          game_playing=True, far=exactly_at(far_db, 3))
+        gain = detector.echo_gain
+        assert gain is not None
+        return gain
+
+    assert play(-20.0, -5.0) == pytest.approx(-5.0, abs=0.5)
+    assert play(-32.0, -5.0) == pytest.approx(-5.0, abs=0.5), "a softer announcement"
+    assert play(-20.0, -15.0) == pytest.approx(-15.0, abs=0.5), "turned down 10 dB"

@@ -46,33 +46,33 @@ def test_the_games_own_watch_takes_its_chosen_settings() -> None:
     assert watch.false_hush(float(LIMIT))
 
 
-def lively_watch(level: float | None = -20.0) -> RoomWatch:
+def lively_watch(gain: float | None = -20.0) -> RoomWatch:
     watch = RoomWatch(limit=2, window=60.0, calmer_db=8.0)
     watch.false_hush(1.0, -25.0)
-    assert watch.false_hush(2.0, level)
+    assert watch.false_hush(2.0, gain)
     return watch
 
 
 def test_the_room_is_calmer_once_the_game_reaches_the_microphone_far_less() -> None:
-    # The player did as the game asked: turned it down. Announcements differ in loudness
-    # by a few dB, so only a fall of `calmer_db` from the level the room was judged lively
-    # at counts (the level of that last hush, not of the first).
+    # The player did as the game asked: turned it down. The echo's gain wanders by a few
+    # dB, so only a fall of `calmer_db` from the gain the room was judged lively at counts
+    # (the gain at that last hush, not at the first).
     watch = lively_watch(-20.0)
-    assert watch.lively_level == -20.0
+    assert watch.lively_gain == -20.0
     assert not watch.calmer(-24.0, True)
     assert not watch.calmer(-27.9, True)
     assert watch.lively_at is not None
     assert watch.calmer(-28.0, True)
-    assert watch.lively_at is None and watch.lively_level is None
+    assert watch.lively_at is None and watch.lively_gain is None
 
 
-def test_headphones_make_the_room_calmer_whatever_the_level() -> None:
+def test_headphones_make_the_room_calmer_whatever_the_gain() -> None:
     # The microphone no longer hears the game at all (`game_reaches_microphone` false).
     assert lively_watch(-20.0).calmer(-21.0, False)
     assert lively_watch(None).calmer(None, False)
 
 
-def test_a_level_never_learnt_leaves_only_headphones_to_calm_the_room() -> None:
+def test_a_gain_never_learnt_leaves_only_headphones_to_calm_the_room() -> None:
     watch = lively_watch(None)
     assert not watch.calmer(-60.0, True)
     assert not lively_watch(-20.0).calmer(None, True)
@@ -86,12 +86,12 @@ def test_a_room_not_judged_lively_is_never_calmer() -> None:
 
 
 def test_once_calmer_the_watch_counts_false_hushes_afresh() -> None:
-    # Turned down but still too lively: the room is judged so again, from the new level,
+    # Turned down but still too lively: the room is judged so again, from the new gain,
     # and only after `limit` new false hushes (those before the calm count for nothing).
     watch = lively_watch(-20.0)
     assert watch.calmer(-30.0, True)
     assert not watch.false_hush(3.0, -30.0)
     assert watch.false_hush(4.0, -31.0)
-    assert watch.lively_at == 4.0 and watch.lively_level == -31.0
+    assert watch.lively_at == 4.0 and watch.lively_gain == -31.0
     assert not watch.calmer(-35.0, True)
     assert watch.calmer(-39.0, True)

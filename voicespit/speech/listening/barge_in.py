@@ -155,6 +155,8 @@ class _GameFrame(NamedTuple):
     """The linear canceller's output over the envelope (silence when none runs)."""
     microphone_level: float | None
     """The microphone's level (dBFS) when the game was at its loudest, else None."""
+    loudest_gain: float | None
+    """Then, the microphone's level over the envelope (dB), else None."""
 
 
 class TalkDetector:
@@ -191,6 +193,9 @@ class TalkDetector:
         """The microphone's levels while only the game played, at its loudest (the far end
         within `GAME_AT_ITS_LOUDEST_DB` of its envelope): the game as the microphone hears
         it (`game_reaches_microphone`)."""
+        self._loudest_gains: collections.deque[float] = collections.deque(
+            maxlen=self.settings.residual_frames)
+        """The same frames' levels over the far end's envelope (`echo_gain`)."""
         self._doubtful: list[_GameFrame] = []
         """Frames heard around a loud one while the game played, not yet learnt as its
         residual: if the player is found in them, they were the player's voice. Learnt as
@@ -297,11 +302,21 @@ class TalkDetector:
     def game_at_microphone(self) -> float | None:
         """How loud the game is at the microphone (dBFS): the median level of the last 5 s
         of frames where only the game played, at its loudest; None until a second of them
-        has been heard. What turning the loudspeakers down, or putting headphones on,
-        changes (`room_watch.RoomWatch.calmer`)."""
+        has been heard."""
         if len(self._microphone_levels) < self.settings.learn_frames:
             return None
         return float(np.median(self._microphone_levels))
+
+    @property
+    def echo_gain(self) -> float | None:
+        """How much louder the microphone hears the game than the game plays it (dB, the
+        same frames as `game_at_microphone`, each over the far end's envelope): the
+        loudspeakers' volume and the room between them and the microphone, whatever the
+        game is saying or playing. What turning the loudspeakers down, or moving the
+        microphone away, changes (`room_watch.RoomWatch.calmer`)."""
+        if len(self._loudest_gains) < self.settings.learn_frames:
+            return None
+        return float(np.median(self._loudest_gains))
 
     def canceller_restarted(self) -> None:
         """The canceller forgot the room (the audio stream broke off): while it learns it
@@ -318,7 +333,8 @@ class TalkDetector:
         at_its_loudest = self._far[-1] >= max(envelope - GAME_AT_ITS_LOUDEST_DB, _AUDIBLE_DB)
         frame = _GameFrame(level - envelope, level, raw - envelope,
                            _SILENCE_DB if linear is None else linear - envelope,
-                           raw if at_its_loudest else None)
+                           raw if at_its_loudest else None,
+                           raw - envelope if at_its_loudest else None)
         if self._since_loud < self.settings.suspect_frames \
                 and len(self._doubtful) < self.settings.residual_frames:
             self._doubtful.append(frame)
@@ -330,6 +346,8 @@ class TalkDetector:
             self._linear_residual.append(learnt.linear_gain)
             if learnt.microphone_level is not None:
                 self._microphone_levels.append(learnt.microphone_level)
+            if learnt.loudest_gain is not None:
+                self._loudest_gains.append(learnt.loudest_gain)
         self._doubtful.clear()
 
     def _residual_heard(self) -> bool:

@@ -170,8 +170,9 @@ class Listener:
         answered as lost (`talk.dropped`, "say it again") when at least
         `guard_prompt_minimum` of its frames were judged the player's. `room_watch`: while
         the player can talk over the game, count the game's hushes for nobody; once it
-        judges the room too lively, fall back to the watched echo guard for good
-        (`fall_back_to_watched_guard`)."""
+        judges the room too lively, fall back to the watched echo guard
+        (`fall_back_to_watched_guard`), and once it finds the game turned down or
+        headphones on, listen over the game again (`listen_over_the_game_again`)."""
         self.source = source
         self.recognizer = recognizer
         self.gate = gate
@@ -458,10 +459,10 @@ class Listener:
             return
         if self._hooks_over_the_game is None:
             if talk_over.false_hushes > lapsed and watch.false_hush(
-                    talk_over.false_hushed_at[-1], detector.game_at_microphone):
+                    talk_over.false_hushed_at[-1], detector.echo_gain):
                 self.fall_back_to_watched_guard()
         elif not detector.talking and not self._feeding \
-                and watch.calmer(detector.game_at_microphone, detector.game_reaches_microphone):
+                and watch.calmer(detector.echo_gain, detector.game_reaches_microphone):
             self.listen_over_the_game_again()
 
     def fall_back_to_watched_guard(self) -> None:

@@ -10,10 +10,11 @@ a player does. So `auto` counts them: `limit` within `window` seconds and the ro
 lively; the listener then falls back to the watched echo guard (nothing said under the
 game's voice is acted on, and the player is asked to say it again), and tells the player.
 What the game then says asks the player to turn it down or use headphones, so the watch
-goes on listening to how loud the game reaches the microphone (`calmer`): once that is
-`CALMER_DB` below its level when the room was judged lively, or the microphone no longer
-hears the game at all, `auto` listens over the game again (and says so), and the watch
-starts afresh: a room still too lively at the new volume is handed back to the guard.
+goes on listening to how much of the game reaches the microphone (`calmer`): once the
+echo's gain is `CALMER_DB` below what it was when the room was judged lively, or the
+microphone no longer hears the game at all, `auto` listens over the game again (and says
+so), and the watch starts afresh: a room still too lively at the new volume is handed
+back to the guard.
 
 `LIMIT` and `WINDOW` were chosen on the room benchmark's tuning split (round 23,
 `docs/listening-record.md`), replayed on the times of the false hushes of `always` over
@@ -35,13 +36,14 @@ LIMIT = 6
 WINDOW = 240.0
 """Seconds of the clock over which they are counted."""
 CALMER_DB = 8.0
-"""How far below its level when the room was judged lively the game must reach the
-microphone (`TalkDetector.game_at_microphone`: the median of its loudest moments over 5 s)
-for `auto` to listen over it again. Chosen on the room benchmark's tuning split (round 25):
-in the four rooms `auto` hands to the guard, nothing changed, the level moved at most
-4.2 dB below what it was at the fall-back over the rest of the 8-minute match (announcements
-and sounds differ in loudness), and loudspeakers turned down by 10 dB took it 9 to 12 dB
-down."""
+"""How far below its gain when the room was judged lively the game's echo must reach the
+microphone (`TalkDetector.echo_gain`: the microphone over what the game played, at its
+loudest moments, the median over 5 s of them) for `auto` to listen over it again. The gain,
+not the microphone's level: the game's announcements and sounds differ in loudness, and
+what it plays is not what the player turned down. Chosen on the room benchmark's tuning
+split (round 25): in the four rooms `auto` hands to the guard, with nothing changed, the
+gain fell at most 3.3 dB below what it was at the fall-back over the rest of the 8-minute
+match (the level 4.2 dB), and loudspeakers turned down by 10 dB took it 10 dB down."""
 
 
 class RoomWatch:
@@ -55,12 +57,13 @@ class RoomWatch:
         self._recent: collections.deque[float] = collections.deque()
         self.lively_at: float | None = None
         """The clock time the room was judged too lively (None: not, or not any more)."""
-        self.lively_level: float | None = None
-        """How loud the game reached the microphone then (dBFS; None: not known)."""
+        self.lively_gain: float | None = None
+        """The echo's gain then (dB; None: not known)."""
 
-    def false_hush(self, at: float, level: float | None = None) -> bool:
-        """The game's voice was hushed for nobody at clock time `at`, when it reached the
-        microphone at `level` (dBFS, if known); True when this judges the room too lively."""
+    def false_hush(self, at: float, gain: float | None = None) -> bool:
+        """The game's voice was hushed for nobody at clock time `at`, when its echo reached
+        the microphone with `gain` (dB, if known); True when this judges the room too
+        lively."""
         if self.lively_at is not None:
             return False
         self._recent.append(at)
@@ -69,21 +72,21 @@ class RoomWatch:
         if len(self._recent) < self.limit:
             return False
         self.lively_at = at
-        self.lively_level = level
+        self.lively_gain = gain
         return True
 
-    def calmer(self, level: float | None, reaches: bool) -> bool:
-        """Once the room has been judged too lively: True when the game now reaches the
-        microphone at `level`, `calmer_db` below what it did then, or not at all (`reaches`
-        false: headphones, or the microphone moved far away). The watch then starts
-        afresh, counting false hushes from none."""
+    def calmer(self, gain: float | None, reaches: bool) -> bool:
+        """Once the room has been judged too lively: True when the game's echo now reaches
+        the microphone with `gain`, `calmer_db` below what it did then, or not at all
+        (`reaches` false: headphones, or the microphone moved far away). The watch then
+        starts afresh, counting false hushes from none."""
         if self.lively_at is None:
             return False
-        turned_down = level is not None and self.lively_level is not None \
-            and level <= self.lively_level - self.calmer_db
+        turned_down = gain is not None and self.lively_gain is not None \
+            and gain <= self.lively_gain - self.calmer_db
         if reaches and not turned_down:
             return False
         self.lively_at = None
-        self.lively_level = None
+        self.lively_gain = None
         self._recent.clear()
         return True
