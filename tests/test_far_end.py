@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from voicespit.speech.listening.far_end import PlaybackReference
@@ -74,3 +76,18 @@ def test_a_mono_output_plays_the_same_on_both_sides_of_a_stereo_far_end() -> Non
         reference.push(mono[first:first + 256], 10.0 + first / RATE)
     read = reference.read(10.1, 1600)
     assert read[:, 0].any() and np.array_equal(read[:, 0], read[:, 1])
+
+
+def test_closed_it_lets_its_converters_go_and_hears_nothing_more() -> None:
+    # The game's end: the listener may still ask, and must get silence, not an error;
+    # the converters must be freed now, not at the interpreter's end (see
+    # test_faults_output.py: soxr's binding reports what is left then, on the terminal).
+    reference = PlaybackReference(RATE)
+    push_blocks(reference, tone(0.5), at=10.0)
+    assert reference.read(10.1, 1600).any()
+    converters = [weakref.ref(stream) for stream in reference._resamplers]
+    assert converters
+    reference.close()
+    assert all(converter() is None for converter in converters), "still held"
+    push_blocks(reference, tone(0.5), at=20.0)
+    assert not reference.read(20.1, 1600).any()

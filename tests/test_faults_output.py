@@ -18,6 +18,7 @@ import pytest
 from tests.alsa_fifo_speaker import FifoSpeaker
 from tests.devices import has_sound_device
 from tests.game_process import Game, profile_of
+from tests.test_voice import script
 from voicespit.audio.output import SILENT_FROM_NOW
 from voicespit.audio.speaker import SPEECH_FAILING
 
@@ -87,3 +88,24 @@ def test_a_sound_device_that_goes_away_mid_game_leaves_it_playing_silently(
     the_game_goes_on(game, lost)
     assert game.count(SILENT_FROM_NOW) == 1
     assert "PortAudio" not in "\n".join(game.lines), "plain words only"
+
+
+@pytest.mark.skipif(has_sound_device("output"), reason="this machine has a sound device of its own")
+def test_leaving_a_voice_game_with_sound_prints_nothing_a_screen_reader_would_read_out(
+        tmp_path: Path) -> None:
+    # A converter of the echo canceller's far end, held by the listener, outlived the
+    # game, and soxr's binding printed a screenful about "leaked instances" as the
+    # interpreter ended: read out to a blind player after "Goodbye.". A game of Speed
+    # under way, listening through the loudspeaker's echo canceller (to a script of
+    # quiet, whose end ends the session).
+    speaker = FifoSpeaker(tmp_path)
+    quiet = script(tmp_path)
+    quiet.write_text("20.0 quiet.wav\n")  # the listener hears the game till then
+    game = Game(tmp_path, "--input", "wav", "--script", str(quiet), "--game", "speed",
+                "--pace", "0.5", "--seed", "2", audio=True, child=ANNOUNCEMENT_TIMEOUT,
+                environment=speaker.environment)
+    play_a_game_past(game)  # typed: the keys work beside the voice
+    assert game.finish() == 0, "\n".join(game.errors[-20:])
+    assert speaker.bytes_played > 0, "the game played through the device"
+    assert game.lines[-1] == "Goodbye."
+    assert not [line for line in game.errors if "leak" in line], game.errors[-20:]

@@ -199,6 +199,8 @@ class App:
             speaker.close()
             if self._output is not None:
                 self._output.close()
+            if self.playback is not None:
+                self.playback.close()
             reader.join(timeout=1.0)
         return status
 

@@ -68,6 +68,7 @@ class PlaybackReference:
         self._anchor = 0.0
         self.resyncs = 0
         """Times the stream was anchored afresh (for tests and diagnostics)."""
+        self._closed = False
 
     def push(self, block: npt.NDArray[np.float32], heard_at: float) -> None:
         """A block the output plays (frames x channels, or mono; -1..1), first frame heard at
@@ -80,7 +81,17 @@ class PlaybackReference:
         else:
             kept = frames[:, :2]
         with self._lock:
-            self._incoming.append((kept.astype(np.float32, copy=False), heard_at))
+            if not self._closed:
+                self._incoming.append((kept.astype(np.float32, copy=False), heard_at))
+
+    def close(self) -> None:
+        """The game is over: let the converters go (what is pushed or read after is
+        silence). Held to the interpreter's end, a converter makes soxr's binding print a
+        screenful about leaked instances onto the player's terminal as the game exits."""
+        with self._lock:
+            self._closed = True
+            self._incoming.clear()
+            self._resamplers = []
 
     def read(self, start: float, count: int) -> Int16:
         """The `count` 16 kHz samples played from clock time `start` (silence where nothing
@@ -95,15 +106,20 @@ class PlaybackReference:
 
     def _convert(self) -> None:
         with self._lock:
+            if self._closed:
+                return
             blocks, self._incoming = list(self._incoming), collections.deque()
         for played, heard_at in blocks:
             if self._expected_at is None or abs(heard_at - self._expected_at) > RESYNC_SECONDS:
                 self._anchor_at(heard_at)
             self._expected_at = heard_at + len(played) / self.rate
             samples = np.clip(np.rint(played * 32767.0), -32768, 32767).astype(np.int16)
+            resamplers = self._resamplers
+            if not resamplers:  # closed meanwhile, from another thread
+                return
             # Each channel's converter holds back the same samples: equal lengths out.
             converted = np.stack([resampler.process(np.ascontiguousarray(samples[:, channel]))
-                                  for channel, resampler in enumerate(self._resamplers)], axis=1)
+                                  for channel, resampler in enumerate(resamplers)], axis=1)
             if not len(converted):
                 continue
             # The resampler's output lines up with its input: sample k is at k / 16 kHz.
