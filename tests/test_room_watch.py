@@ -72,6 +72,16 @@ def test_headphones_make_the_room_calmer_whatever_the_gain() -> None:
     assert lively_watch(None).calmer(None, False)
 
 
+def test_a_room_judged_lively_where_the_microphone_did_not_hear_the_game_stays_so() -> None:
+    # Its false hushes were other sounds' (a noisy household), not the game's echo: the
+    # microphone not hearing the game is no change, and must not make the game say it
+    # listens again at once, only to fall back a few minutes later.
+    watch = RoomWatch(limit=1, window=60.0)
+    assert watch.false_hush(1.0, -40.0, reaches=False)
+    assert not watch.calmer(-40.0, False)
+    assert watch.calmer(-48.0, False), "but the gain falling is a change"
+
+
 def test_a_gain_never_learnt_leaves_only_headphones_to_calm_the_room() -> None:
     watch = lively_watch(None)
     assert not watch.calmer(-60.0, True)

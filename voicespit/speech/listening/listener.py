@@ -459,7 +459,8 @@ class Listener:
             return
         if self._hooks_over_the_game is None:
             if talk_over.false_hushes > lapsed and watch.false_hush(
-                    talk_over.false_hushed_at[-1], detector.echo_gain):
+                    talk_over.false_hushed_at[-1], detector.echo_gain,
+                    detector.game_reaches_microphone):
                 self.fall_back_to_watched_guard()
         elif not detector.talking and not self._feeding \
                 and watch.calmer(detector.echo_gain, detector.game_reaches_microphone):

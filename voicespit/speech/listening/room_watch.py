@@ -59,11 +59,13 @@ class RoomWatch:
         """The clock time the room was judged too lively (None: not, or not any more)."""
         self.lively_gain: float | None = None
         """The echo's gain then (dB; None: not known)."""
+        self.lively_reached = True
+        """Whether the microphone heard the game then."""
 
-    def false_hush(self, at: float, gain: float | None = None) -> bool:
+    def false_hush(self, at: float, gain: float | None = None, reaches: bool = True) -> bool:
         """The game's voice was hushed for nobody at clock time `at`, when its echo reached
-        the microphone with `gain` (dB, if known); True when this judges the room too
-        lively."""
+        the microphone with `gain` (dB, if known), or could not be heard there (`reaches`
+        false); True when this judges the room too lively."""
         if self.lively_at is not None:
             return False
         self._recent.append(at)
@@ -73,18 +75,22 @@ class RoomWatch:
             return False
         self.lively_at = at
         self.lively_gain = gain
+        self.lively_reached = reaches
         return True
 
     def calmer(self, gain: float | None, reaches: bool) -> bool:
         """Once the room has been judged too lively: True when the game's echo now reaches
         the microphone with `gain`, `calmer_db` below what it did then, or not at all
-        (`reaches` false: headphones, or the microphone moved far away). The watch then
-        starts afresh, counting false hushes from none."""
+        where it did (`reaches` false: headphones, or the microphone moved far away; a room
+        judged lively while the microphone did not hear the game was judged so on other
+        sounds, and not hearing it is no change). The watch then starts afresh, counting
+        false hushes from none."""
         if self.lively_at is None:
             return False
         turned_down = gain is not None and self.lively_gain is not None \
             and gain <= self.lively_gain - self.calmer_db
-        if reaches and not turned_down:
+        headphones = self.lively_reached and not reaches
+        if not turned_down and not headphones:
             return False
         self.lively_at = None
         self.lively_gain = None
