@@ -12,10 +12,10 @@ import pytest
 from benchmarks.make_corpus import speak, trim
 from benchmarks.room import impulse_response
 from tests.test_echo import printed_without
+from voicespit.native_stderr import REDIRECTING, NativeStderr
 from voicespit.speech.listening.echo import EchoStage, WebRtcCanceller, open_canceller
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.linear_echo import open_linear_canceller
-from voicespit.speech.listening.native_stderr import NativeStderr
 from voicespit.speech.listening.sources import AudioBlock
 from voicespit.speech.recognizer import SAMPLE_RATE
 
@@ -114,3 +114,15 @@ def test_what_another_thread_writes_to_stderr_meanwhile_is_written_back(
     catcher.close()
     assert said == ["warning: the library's own"]
     assert capfd.readouterr().err == "voicespit: someone else's\n"
+
+
+def test_while_another_capture_holds_stderr_the_call_runs_without_catching(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    # Descriptor 2 is the process's: two redirections interleaved would leave it pointing
+    # at the other's capture for good (every later line lost). One at a time.
+    catcher = NativeStderr(lambda line: line.startswith("warning: "))
+    with REDIRECTING, catcher.catching() as said:
+        os.write(2, b"warning: not caught\n")
+    catcher.close()
+    assert said == []
+    assert capfd.readouterr().err == "warning: not caught\n"

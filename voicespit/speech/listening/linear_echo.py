@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from voicespit.speech.listening.native_stderr import NativeStderr
+from voicespit.native_stderr import NativeStderr
 from voicespit.speech.recognizer import SAMPLE_RATE
 
 Int16 = npt.NDArray[np.int16]

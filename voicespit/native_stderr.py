@@ -10,14 +10,24 @@ cannot catch it. `NativeStderr.catching` points descriptor 2 at a pipe for the l
 one call and hands back the lines written meanwhile; lines that are not the library's
 (another thread's own message, written in that moment) are written back to the real
 stderr, so nothing is lost.
+
+Descriptor 2 is the whole process's: `REDIRECTING` is held by whoever points it
+elsewhere (here, and while a Vosk model loads: `vosk_recognizer`), so that two
+redirections never interleave and leave it pointing at the other's capture. A call that
+finds it held runs without catching (its lines, if any, land in the other's capture,
+which writes back what is not its own).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import weakref
 from collections.abc import Callable, Iterator
+
+REDIRECTING = threading.Lock()
+"""Held while file descriptor 2 points anywhere but the real stderr."""
 
 
 class NativeStderr:
@@ -35,20 +45,30 @@ class NativeStderr:
         """Descriptor 2 into the pipe for the `with` block; the list is filled, when it
         ends, with the library's lines written meanwhile."""
         lines: list[str] = []
-        saved = os.dup(2)
-        os.dup2(self._write, 2)
+        if not REDIRECTING.acquire(blocking=False):
+            yield lines  # another capture holds descriptor 2 just now
+            return
         try:
-            yield lines
+            saved = os.dup(2)
+            os.dup2(self._write, 2)
+            try:
+                yield lines
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
         finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            text = self._drain().decode("utf-8", errors="replace")
-            others: list[str] = []
-            for line in text.splitlines():
-                if line.strip():
-                    (lines if self.is_library_line(line) else others).append(line)
-            if others:
-                os.write(2, ("\n".join(others) + "\n").encode())
+            REDIRECTING.release()
+            self._sort(lines)
+
+    def _sort(self, lines: list[str]) -> None:
+        """What the pipe holds: the library's lines into `lines`, the rest back to stderr."""
+        text = self._drain().decode("utf-8", errors="replace")
+        others: list[str] = []
+        for line in text.splitlines():
+            if line.strip():
+                (lines if self.is_library_line(line) else others).append(line)
+        if others:
+            os.write(2, ("\n".join(others) + "\n").encode())
 
     def _drain(self) -> bytes:
         chunks: list[bytes] = []
