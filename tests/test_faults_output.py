@@ -91,13 +91,13 @@ def test_a_sound_device_that_goes_away_mid_game_leaves_it_playing_silently(
 
 
 @pytest.mark.skipif(has_sound_device("output"), reason="this machine has a sound device of its own")
-def test_leaving_a_voice_game_with_sound_prints_nothing_a_screen_reader_would_read_out(
+def test_leaving_a_voice_game_with_sound_leaves_nothing_for_the_interpreter_to_report(
         tmp_path: Path) -> None:
-    # A converter of the echo canceller's far end, held by the listener, outlived the
-    # game, and soxr's binding printed a screenful about "leaked instances" as the
-    # interpreter ended: read out to a blind player after "Goodbye.". A game of Speed
-    # under way, listening through the loudspeaker's echo canceller (to a script of
-    # quiet, whose end ends the session).
+    # A converter of the echo canceller's far end outlived the game, and soxr's binding
+    # printed 17 lines about "leaked instances" as the interpreter ended, after
+    # "Goodbye." (on the terminal with --verbose; this child keeps descriptor 2 as it is).
+    # A game of Speed under way, listening through the loudspeaker's echo canceller (to a
+    # script of quiet, whose end ends the session).
     speaker = FifoSpeaker(tmp_path)
     quiet = script(tmp_path)
     quiet.write_text("20.0 quiet.wav\n")  # the listener hears the game till then

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from benchmarks.make_corpus import speak, trim
 from benchmarks.room import impulse_response
 from tests.test_echo import printed_without
-from voicespit.native_stderr import REDIRECTING, NativeStderr
 from voicespit.speech.listening.echo import EchoStage, WebRtcCanceller, open_canceller
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.linear_echo import open_linear_canceller
@@ -80,49 +77,3 @@ def test_without_speexdsp_the_game_listens_through_aec3_alone() -> None:
         "speexdsp_aec",
         "from voicespit.speech.listening.linear_echo import open_linear_canceller\n"
         "print(open_linear_canceller())\n") == "None"
-
-
-def test_when_the_echo_stops_at_once_speexdsps_reset_never_reaches_the_players_terminal(
-        capfd: pytest.CaptureFixture[str]) -> None:
-    # Headphones put on mid-game: the game's echo at the microphone stops from one block
-    # to the next, speexdsp's filter diverges and resets, and speexdsp prints "warning:
-    # The echo canceller started acting funny and got slapped (reset)..." from C onto
-    # stderr, which a screen reader would read out. It is caught and logged instead.
-    # The reset comes when the filter expects far more echo than it hears for half a
-    # second on end: a sound that goes on (noise, as loud as the game's music would be);
-    # the gaps between spoken words let the filter off.
-    game = np.random.default_rng(1).standard_normal(6 * SAMPLE_RATE) * 3000
-    echo = np.convolve(game, impulse_response(0.3, 40.0, SAMPLE_RATE,
-                                              np.random.default_rng(1)))[:len(game)] * 2
-    echo[len(game) // 2:] = 0.0  # headphones on
-    noise = np.random.default_rng(2).standard_normal(len(game)) * 20
-    microphone = np.clip(echo + noise, -32768, 32767).astype(np.int16)
-    far = np.clip(game, -32768, 32767).astype(np.int16)
-    linear = open_linear_canceller()
-    assert linear is not None
-    for first in range(0, len(game) - 480, 480):
-        linear.process(microphone[first:first + 480], far[first:first + 480])
-    assert any("reset" in said for said in linear.library_said), "the filter did reset"
-    assert capfd.readouterr().err == ""
-
-
-def test_what_another_thread_writes_to_stderr_meanwhile_is_written_back(
-        capfd: pytest.CaptureFixture[str]) -> None:
-    catcher = NativeStderr(lambda line: line.startswith("warning: "))
-    with catcher.catching() as said:
-        os.write(2, b"warning: the library's own\nvoicespit: someone else's\n")
-    catcher.close()
-    assert said == ["warning: the library's own"]
-    assert capfd.readouterr().err == "voicespit: someone else's\n"
-
-
-def test_while_another_capture_holds_stderr_the_call_runs_without_catching(
-        capfd: pytest.CaptureFixture[str]) -> None:
-    # Descriptor 2 is the process's: two redirections interleaved would leave it pointing
-    # at the other's capture for good (every later line lost). One at a time.
-    catcher = NativeStderr(lambda line: line.startswith("warning: "))
-    with REDIRECTING, catcher.catching() as said:
-        os.write(2, b"warning: not caught\n")
-    catcher.close()
-    assert said == []
-    assert capfd.readouterr().err == "warning: not caught\n"

@@ -12,10 +12,6 @@ the game silent. So both run: AEC3's output, where the game's residual is far be
 player, decides whether the player is talking (the talk detector, the echo mask); the
 linear output is what the recognizer hears of the stretches let through.
 
-speexdsp prints to the process's stderr when its filter resets itself (the echo path
-changed at once: headphones put on, the volume turned down sharply); those lines are
-caught and logged (`native_stderr`), never shown to the player.
-
 `open_linear_canceller()` returns None when speexdsp cannot run here (the Python
 binding or Debian's libspeexdsp1 missing): the game then listens through AEC3 alone,
 as before, with nothing to tell the player.
@@ -23,14 +19,12 @@ as before, with nothing to tell the player.
 
 from __future__ import annotations
 
-import collections
 import logging
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from voicespit.native_stderr import NativeStderr
 from voicespit.speech.recognizer import SAMPLE_RATE
 
 Int16 = npt.NDArray[np.int16]
@@ -55,27 +49,14 @@ class SpeexCanceller:
 
         self._tail_ms = tail_ms
         self._aec: Any = SpeexAec(SAMPLE_RATE, frame_ms=10, filter_tail_ms=tail_ms)
-        self._stderr = NativeStderr(_is_speexdsp_line)
-        self.library_said: collections.deque[str] = collections.deque(maxlen=20)
-        """What speexdsp printed lately (its filter resetting itself), kept from the terminal."""
 
     def process(self, near: Int16, far: Int16) -> Int16:
-        with self._stderr.catching() as said:
-            out: Int16 = np.frombuffer(self._aec.process(near, far),
-                                       dtype="<i2").astype(np.int16)
-        for line in said:
-            log.info("speexdsp: %s", line)
-        self.library_said.extend(said)
+        out: Int16 = np.frombuffer(self._aec.process(near, far), dtype="<i2").astype(np.int16)
         return out
 
     def reset(self) -> None:
         self._aec.close()
         self._aec = type(self._aec)(SAMPLE_RATE, frame_ms=10, filter_tail_ms=self._tail_ms)
-
-
-def _is_speexdsp_line(line: str) -> bool:
-    """speexdsp's own messages (`speex_warning`, `speex_notify`, `speex_fatal`)."""
-    return line.startswith(("warning: ", "notification: ", "fatal (internal) error"))
 
 
 def open_linear_canceller() -> SpeexCanceller | None:

@@ -36,7 +36,6 @@ from types import ModuleType
 from typing import Any
 
 from voicespit.errors import VoiceSpitError
-from voicespit.native_stderr import REDIRECTING
 from voicespit.speech.listening.activity import ActivitySettings, VoiceActivity
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 from voicespit.speech.recognizers.models import CorruptModelError, ModelError, check_model_layout
@@ -284,8 +283,8 @@ def _native_stderr_captured() -> Iterator[list[str]]:
     """
     lines: list[str] = []
     sys.stderr.flush()
-    with REDIRECTING, tempfile.TemporaryFile() as capture:
-        saved = os.dup(2)
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as capture:
         os.dup2(capture.fileno(), 2)
         try:
             yield lines
