@@ -40,8 +40,10 @@ LISTENING_AGAIN = ("My voice reaches the microphone much less now, so I listen w
                    "again: talk over me to interrupt.")
 """Said when `auto`, fallen back, finds the game turned down or headphones on (`room_watch`)."""
 LIVELY_ROOM = ("This room echoes my voice too much to listen while I speak, so I ask you "
-               "to say again what you said over me.")
-"""After the fall-back, what "how do you hear me" says of when the game listens."""
+               "to say again what you said over me. Turn me down, or use headphones, and I "
+               "will listen while I speak again.")
+"""After the fall-back, what "how do you hear me" says of when the game listens, and how
+to have it listen over itself again (`room_watch.RoomWatch.calmer`)."""
 SENTENCES = {
     "always": "I listen even while I speak: talk over me to interrupt.",
     "headphones": "I listen even while I speak.",
