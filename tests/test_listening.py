@@ -41,6 +41,7 @@ from voicespit.speech.listening.echo import (
 from voicespit.speech.listening.far_end import PlaybackReference
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.linear_echo import SpeexCanceller
+from voicespit.speech.listening.listener import Listener
 from voicespit.speech.listening.sources import AudioBlock, read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.recognizers.whisper_acceptance import FITTED
@@ -133,11 +134,10 @@ def test_the_game_says_it_when_the_canceller_library_is_missing_and_guards_inste
     voice.stop()
 
 
-def test_falling_back_to_the_watched_guard_the_game_says_so_once_and_stops_interrupting(
-        whisper_model: WhisperModel) -> None:
-    # What the room watch triggers: the listener stops acting on what it hears under the
-    # game's voice, stops hushing and stopping the game for it, and the player is told in
-    # plain words, once.
+def listening_over_the_game(whisper_model: WhisperModel
+                            ) -> tuple[Harness, ListeningGate, Listener]:
+    """`auto` with a canceller, as the game sets it up: listening over the game, the room
+    watched, the greeting's sentence about it in place."""
     harness = Harness()
     gate = ListeningGate("always")
     voice = VoiceInput(PacedSource(bytes(SAMPLE_RATE), harness.clock),
@@ -145,7 +145,15 @@ def test_falling_back_to_the_watched_guard_the_game_says_so_once_and_stops_inter
                        harness.clock, echo=EchoStage(open_canceller(), PlaybackReference(22_050)),
                        barge_in=True, watch_room=True)
     harness.session.setup = "Listening on the microphone. " + SENTENCES["always"]
-    listener = voice.listener
+    return harness, gate, voice.listener
+
+
+def test_falling_back_to_the_watched_guard_the_game_says_so_once_and_stops_interrupting(
+        whisper_model: WhisperModel) -> None:
+    # What the room watch triggers: the listener stops acting on what it hears under the
+    # game's voice, stops hushing and stopping the game for it, and the player is told in
+    # plain words, once.
+    harness, gate, listener = listening_over_the_game(whisper_model)
     assert listener.room_watch is not None and listener.talk_over is not None
     assert listener.talk_over.talk.barge_in is not None and listener.talk_over.talk.hush
     listener.fall_back_to_watched_guard()
@@ -164,14 +172,7 @@ def test_turned_down_after_falling_back_the_game_listens_over_itself_again_and_s
     # The fall-back asks the player to turn the game down or use headphones; when the room
     # watch finds they did, everything listening over the game had comes back: the gate,
     # the hush and the barge-in, what "how do you hear me" says, and a sentence to say so.
-    harness = Harness()
-    gate = ListeningGate("always")
-    voice = VoiceInput(PacedSource(bytes(SAMPLE_RATE), harness.clock),
-                       WhisperRecognizer(whisper_model), gate, harness.session,
-                       harness.clock, echo=EchoStage(open_canceller(), PlaybackReference(22_050)),
-                       barge_in=True, watch_room=True)
-    harness.session.setup = "Listening on the microphone. " + SENTENCES["always"]
-    listener = voice.listener
+    harness, gate, listener = listening_over_the_game(whisper_model)
     assert listener.talk_over is not None
     over_the_game = listener.talk_over.talk
     listener.listen_over_the_game_again()  # not fallen back: nothing to come back from
