@@ -21,6 +21,7 @@ from tests.test_listener import PacedSource
 from tests.test_voice import script
 from voicespit.app.listening import (
     FELL_BACK,
+    FELL_BACK_AGAIN,
     LISTENING_AGAIN,
     LIVELY_ROOM,
     NO_CANCELLER,
@@ -186,7 +187,11 @@ def test_turned_down_after_falling_back_the_game_listens_over_itself_again_and_s
     assert listener.talk_over.talk is over_the_game
     assert len(listener.fell_back_times) == len(listener.listening_again_times) == 1
     listener.fall_back_to_watched_guard()  # and the room can be judged lively again
-    assert harness.lines().count(FELL_BACK) == 2 and gate.mode == "echo_guard"
+    assert gate.mode == "echo_guard"
+    assert harness.lines().count(FELL_BACK) == 1, "the long account is given once"
+    assert harness.lines().count(FELL_BACK_AGAIN) == 1, "then: turned down, not far enough"
+    assert harness.session.setup == "Listening on the microphone. " + LIVELY_ROOM
+    assert not re.search(r"cancel|library|\d|\(", FELL_BACK_AGAIN, re.I), "plain words"
 
 
 def test_without_the_room_watch_listening_over_the_game_never_falls_back(

@@ -36,6 +36,11 @@ FELL_BACK = ("My own voice comes back to the microphone too loudly here, so I wi
              "on what you say while I speak: I will ask you to say it again. Turn me down, "
              "or use headphones, to talk over me.")
 """Said when `auto` falls back to the echo guard (`room_watch`)."""
+FELL_BACK_AGAIN = ("My voice still comes back to the microphone too loudly, so again I will "
+                   "not act on what you say while I speak. Turn me down further, or use "
+                   "headphones.")
+"""Said when `auto` falls back again after the player turned it down (`room_watch`): not
+enough, and they know the rest."""
 LISTENING_AGAIN = ("My voice reaches the microphone much less now, so I listen while I speak "
                    "again: talk over me to interrupt.")
 """Said when `auto`, fallen back, finds the game turned down or headphones on (`room_watch`)."""

@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 
 from voicespit.app.listening import (
     FELL_BACK,
+    FELL_BACK_AGAIN,
     LISTENING_AGAIN,
     LIVELY_ROOM,
     SENTENCES,
@@ -163,6 +164,8 @@ class VoiceInput:
         self.leave_at_end = leave_at_end
         self._stopping = threading.Event()
         self.stopped_working = threading.Event()
+        self._fell_back_before = False
+        """`auto` has fallen back to the echo guard once already (`_fell_back`)."""
         """Set when the recognizer failed: the game goes on by keyboard."""
         if isinstance(recognizer, ReportsTrouble):
             recognizer.on_trouble = self._recovered
@@ -211,8 +214,10 @@ class VoiceInput:
             self.session.say(f"Voice input: {error}")
 
     def _fell_back(self, _at: float) -> None:
-        """The room is too lively to listen through the game: say so, now and when asked."""
-        self.session.say(FELL_BACK)
+        """The room is too lively to listen through the game: say so, now and when asked
+        (shorter the next times: the player turned the game down, not far enough)."""
+        self.session.say(FELL_BACK_AGAIN if self._fell_back_before else FELL_BACK)
+        self._fell_back_before = True
         self.session.setup = self.session.setup.replace(SENTENCES["always"], LIVELY_ROOM)
 
     def _listening_again(self, _at: float) -> None:
