@@ -155,8 +155,6 @@ class _GameFrame(NamedTuple):
     """The linear canceller's output over the envelope (silence when none runs)."""
     microphone_level: float | None
     """The microphone's level (dBFS) when the game was at its loudest, else None."""
-    loudest_gain: float | None
-    """Then, the microphone's level over the envelope (dB), else None."""
 
 
 class TalkDetector:
@@ -333,8 +331,7 @@ class TalkDetector:
         at_its_loudest = self._far[-1] >= max(envelope - GAME_AT_ITS_LOUDEST_DB, _AUDIBLE_DB)
         frame = _GameFrame(level - envelope, level, raw - envelope,
                            _SILENCE_DB if linear is None else linear - envelope,
-                           raw if at_its_loudest else None,
-                           raw - envelope if at_its_loudest else None)
+                           raw if at_its_loudest else None)
         if self._since_loud < self.settings.suspect_frames \
                 and len(self._doubtful) < self.settings.residual_frames:
             self._doubtful.append(frame)
@@ -344,10 +341,9 @@ class TalkDetector:
             self._residual_levels.append(learnt.level)
             self._microphone_residual.append(learnt.microphone_gain)
             self._linear_residual.append(learnt.linear_gain)
-            if learnt.microphone_level is not None:
+            if learnt.microphone_level is not None:  # the game at its loudest
                 self._microphone_levels.append(learnt.microphone_level)
-            if learnt.loudest_gain is not None:
-                self._loudest_gains.append(learnt.loudest_gain)
+                self._loudest_gains.append(learnt.microphone_gain)
         self._doubtful.clear()
 
     def _residual_heard(self) -> bool:
