@@ -164,8 +164,6 @@ class VoiceInput:
         self.leave_at_end = leave_at_end
         self._stopping = threading.Event()
         self.stopped_working = threading.Event()
-        self._fell_back_before = False
-        """`auto` has fallen back to the echo guard once already (`_fell_back`)."""
         """Set when the recognizer failed: the game goes on by keyboard."""
         if isinstance(recognizer, ReportsTrouble):
             recognizer.on_trouble = self._recovered
@@ -216,8 +214,8 @@ class VoiceInput:
     def _fell_back(self, _at: float) -> None:
         """The room is too lively to listen through the game: say so, now and when asked
         (shorter the next times: the player turned the game down, not far enough)."""
-        self.session.say(FELL_BACK_AGAIN if self._fell_back_before else FELL_BACK)
-        self._fell_back_before = True
+        again = len(self.listener.fell_back_times) > 1
+        self.session.say(FELL_BACK_AGAIN if again else FELL_BACK)
         self.session.setup = self.session.setup.replace(SENTENCES["always"], LIVELY_ROOM)
 
     def _listening_again(self, _at: float) -> None:
