@@ -705,6 +705,18 @@ def report_losses(outcomes: list[Outcome]) -> None:
               + " | ".join(str(o.lost.get(cause, 0)) for cause in LOSSES) + " |")
 
 
+def run_all(jobs: list[Job], workers: int) -> list[Outcome]:
+    """Every job, `workers` at a time, in the order given. One process per job: espeak-ng's
+    output shifts by a few samples with every utterance a process renders, so a worker
+    reused for a second job narrated a slightly different match (470.63 s against
+    470.86 s), and which job got which depended on the pool's scheduling: the same command
+    line did not repeat."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             max_tasks_per_child=1) as pool:
+        return list(pool.map(run, jobs))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("report", "tuning"), default="report")
@@ -764,15 +776,7 @@ def main() -> None:
     match = narrated_match(7)  # rendered (or read) once, before any job asks for it
     print(f"narration: {match.duration:.2f} s, sound digest {narration_digest(match)}")
     commands = commands_for(args.split, args.commands)
-    jobs = jobs_for(args, commands)
-    context = multiprocessing.get_context("spawn")
-    # One process per job: espeak-ng's output shifts by a few samples with every utterance
-    # a process renders, so a worker reused for a second job narrated a slightly different
-    # match (470.63 s against 470.86 s), and which job got which depended on the pool's
-    # scheduling: the same command line did not repeat.
-    with ProcessPoolExecutor(max_workers=args.workers, mp_context=context,
-                             max_tasks_per_child=1) as pool:
-        outcomes = list(pool.map(run, jobs))
+    outcomes = run_all(jobs_for(args, commands), args.workers)
     summary = report(outcomes, args)
     if args.dump is not None:
         args.dump.write_text(json.dumps([{k: v for k, v in asdict(o).items() if k != "recorded"}

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 
-from benchmarks.echo import Job, Outcome, asked_nobody, commands_for, run
+from benchmarks.echo import Job, Outcome, asked_nobody, commands_for, run_all
 from benchmarks.room import RoomCondition, narrated_match
 
 LIVELY = ("0.8,80,10", "0.8,80,5", "0.8,80,0")
@@ -76,10 +74,7 @@ def main() -> None:
     jobs = [Job(room, "auto", args.with_commands, args.split, "auto", "webrtc+speex", None,
                 commands, turned=(args.at, change) if change else None)
             for room in rooms for change in CHANGES]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=args.workers, mp_context=context,
-                             max_tasks_per_child=1) as pool:
-        outcomes = list(pool.map(run, jobs))
+    outcomes = run_all(jobs, args.workers)
     tail = ("right after | wrong after" if args.with_commands
             else "hushed after | stopped after | asked nobody (whole match)")
     print(f"\n| room | at {args.at:g} s | fell back (s) | listened over the game again (s) "
