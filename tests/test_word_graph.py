@@ -62,6 +62,7 @@ def test_commands_a_weak_sound_could_continue_are_the_flips_and_no_not_the_bare_
         ) -> None:
     assert weakly_continued(["flip", "flip three", "seven", "seven on left", "score",
                              "score please", "more", "more fun"]) == {"flip", "more"}
-    # In the game's grammar: the flips, continued by three, four, five, and "no", by
-    # "thanks"; a bare rank is continued by "on" or "to", which noise does not hide.
-    assert weakly_continued(grammar.sentences()) == {"flip", "turn over", "no"}
+    # In the game's grammar: the flips, continued by three, four, five, "no", by
+    # "thanks", and "repeat", by "that"; a bare rank is continued by "on" or "to", which
+    # noise does not hide.
+    assert weakly_continued(grammar.sentences()) == {"flip", "turn over", "no", "repeat"}

@@ -93,6 +93,10 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
     "pile": "show piles", "opponent": "opponent's cards", "opponents": "opponent's cards",
     "their cards": "opponent's cards", "face down": "face down cards",
     "facedown": "face down cards", "scores": "score please", "cards left": "how many cards",
+    # Typed unprompted in a play-through (round 26) and not spoken commands: "what did you
+    # say" is table talk in the chatter corpus, so by voice it is not a command.
+    "what did you say": "say again", "read my cards": "my cards",
+    "what are the piles": "show piles", "exit": "quit game",
 }
 """The short forms a typist reaches for ("cards" for "my cards"), read in typed lines only
 (`parse_typed`). Not in `parse`: spoken text is always a sentence of the grammar, and
@@ -102,7 +106,7 @@ their cards just after the deal was said would be refused as the game's echo."""
 
 
 TYPED_CONTRACTIONS: Final[dict[tuple[str, str], str]] = {
-    ("what", "is"): "what's", ("i", "am"): "i'm"}
+    ("what", "is"): "what's", ("i", "am"): "i'm", ("who", "is"): "who's"}
 """Two words a typist spells out where the grammar says one ("what is on the table"),
 read in typed lines only, as `TYPED_SHORTHANDS` are."""
 
