@@ -75,13 +75,37 @@ def test_topic_help_lists_every_phrasing_of_its_topic_that_the_game_has(game: st
     for group in Group:
         listed = spoken_help.topic_help(group, game)
         assert listed[0] == f"{group.value.capitalize()}."
+        text = " ".join(listed[1:]).lower()
         expected = [phrasing for phrasing in PHRASINGS
                     if phrasing.verb.group is group and spoken_help.applies_to(phrasing, game)]
-        assert len(listed) == 1 + len(expected)
-        for phrasing, sentence in zip(expected, listed[1:], strict=True):
+        for phrasing in expected:
             example = spoken_help.example_of(phrasing, game)
-            assert sentence.lower().startswith(f"{example.lower()}: ")
             assert parse(example).verb is phrasing.verb
+            canonical = spoken_help.said(parse(example))
+            if example == canonical:
+                # Each command's own phrase starts a sentence and says what it does.
+                assert any(sentence.lower().startswith(f"{example.lower()}: ")
+                           for sentence in listed), example
+            else:
+                # The other ways of saying it are named after it, and only after it.
+                position = text.index(f"{canonical.lower()}: ")
+                assert re.search(rf"\b{re.escape(example.lower())}\b", text[position:]), example
+
+
+def test_the_other_ways_of_saying_a_command_follow_it_instead_of_a_sentence_each() -> None:
+    moves = spoken_help.topic_help(Group.MOVE, "spit")
+    assert "Seven: play that rank on the one pile it fits; or say play seven." in moves
+    assert "Turn over three: turn up that stockpile's top card (one to five); or say " \
+        "flip three." in moves
+    # Six other ways of saying "seven on left" are two sentences, not one too long to hold.
+    assert [sentence for sentence in moves if sentence.startswith("Or say")] == [
+        "Or say play seven on left, seven left or seven on the left.",
+        "Or say put the seven on the left, seven to the left or put seven on left."]
+    information = spoken_help.topic_help(Group.INFO, "spit")
+    assert "Score please: hear the score; or say score, what's the score or who's winning." \
+        in information
+    assert len(information) < len([phrasing for phrasing in PHRASINGS
+                                   if phrasing.verb.group is Group.INFO])
 
 
 @pytest.mark.parametrize(("game", "other"), [("spit", "speed"), ("speed", "spit")])
@@ -145,7 +169,8 @@ def test_in_a_session_where_nobody_slaps_no_help_tells_the_player_to_slap() -> N
     said = " ".join([all_pages(harness, "what can I say"), all_pages(harness, "?"),
                      all_pages(harness, "what can I say about round")])
     assert "When a round ends, the first one out chooses the pile to take" in said
-    assert "Slap left: at the end of a round, when the choice is yours, take that pile." in said
+    assert "Slap left: at the end of a round, when the choice is yours, take that pile; " \
+        "or say slap the left pile." in said
     assert "Comma chooses left, full stop chooses right." in said
     for race in RACE_TO_SLAP:
         assert race not in said.lower(), race

@@ -2,7 +2,8 @@
 
 Every phrase in it comes from the grammar (`PHRASINGS` through `phrase_for`), so
 the help can never name a command the recognizer does not know, and every
-phrasing of a topic is listed with its own meaning. Speed help leaves out what
+phrasing of a topic is listed: each command's own phrase with its meaning, the other
+ways of saying it after it. Speed help leaves out what
 only Spit has (stockpiles, moves, slaps) and Spit help what only Speed has; with
 `slap = false` nobody races to slap, and the help says who chooses the pile instead.
 
@@ -118,14 +119,51 @@ def overview(game: str, *, slap: bool = True) -> list[str]:
 
 
 def topic_help(group: Group, game: str, *, slap: bool = True) -> list[str]:
-    """Every phrasing of one topic that means something in `game`, with what it does
-    (`slap`: as in `overview`)."""
+    """Every phrasing of one topic that means something in `game`: each command's
+    canonical phrase with what it does, then the other ways of saying it (`slap`: as in
+    `overview`). A listener cannot skip "the same as …" six times over, so the other ways
+    follow their command in one list, in the same sentence when it stays short enough."""
     sentences = [f"{_capitalized(group.value)}."]
+    for canonical, others in ways_of_saying(group, game):
+        said_as = f"{_capitalized(example_of(canonical, game))}: " \
+                  f"{meaning_in(canonical, game, slap=slap)}"
+        alternatives = [example_of(other, game) for other in others]
+        joined = f"{said_as}; or say {_listed(alternatives)}."
+        if not alternatives:
+            sentences.append(f"{said_as}.")
+        elif word_count(joined) <= MAX_WORDS:
+            sentences.append(joined)
+        else:
+            sentences.append(f"{said_as}.")
+            sentences += _or_say(alternatives)
+    return sentences
+
+
+def ways_of_saying(group: Group, game: str) -> list[tuple[Phrasing, list[Phrasing]]]:
+    """The phrasings of one topic that mean something in `game`, by command: each
+    command's canonical phrasing (the first of its verb with its slots, as `phrase_for`
+    takes it) and the others that say the same, in the grammar's order."""
+    found: dict[tuple[Verb, frozenset[str]], tuple[Phrasing, list[Phrasing]]] = {}
     for phrasing in PHRASINGS:
         if phrasing.verb.group is group and applies_to(phrasing, game):
-            sentences.append(f"{_capitalized(example_of(phrasing, game))}: "
-                             f"{meaning_in(phrasing, game, slap=slap)}.")
-    return sentences
+            key = (phrasing.verb, frozenset(phrasing.slots))
+            if key in found:
+                found[key][1].append(phrasing)
+            else:
+                found[key] = (phrasing, [])
+    return list(found.values())
+
+
+def _or_say(alternatives: Sequence[str]) -> list[str]:
+    """"Or say a, b or c." sentences naming every alternative: as few as keep each within
+    `MAX_WORDS`, the alternatives shared out evenly among them."""
+    for count in range(1, len(alternatives)):
+        size = -(-len(alternatives) // count)
+        sentences = [f"Or say {_listed(alternatives[start:start + size])}."
+                     for start in range(0, len(alternatives), size)]
+        if all(word_count(sentence) <= MAX_WORDS for sentence in sentences):
+            return sentences
+    return [f"Or say {alternative}." for alternative in alternatives]
 
 
 def word_count(sentence: str) -> int:
