@@ -93,7 +93,7 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
     "pile": "show piles", "opponent": "opponent's cards", "opponents": "opponent's cards",
     "their cards": "opponent's cards", "face down": "face down cards",
     "facedown": "face down cards", "scores": "score please", "cards left": "how many cards",
-    # Typed unprompted in a play-through (round 26) and not spoken commands: "what did you
+    # Tried as a new player would (round 26), and not spoken commands: "what did you
     # say" is table talk in the chatter corpus, so by voice it is not a command.
     "what did you say": "say again", "read my cards": "my cards",
     "what are the piles": "show piles", "exit": "quit game",
