@@ -156,7 +156,7 @@ NATURAL_PATTERNS = frozenset({
     "resume", "faster", "slower", "quit", "yeah", "nope"})
 """The phrasings issue 10 added: what players say unprompted."""
 ADDED_AFTER_THE_ROOM = ("play {rank}", "put {rank} on {pile}", "how many cards do i have",
-                        "who's winning", "repeat that", "help me")
+                        "who's winning", "repeat that", "help me", "draw a card")
 """Phrasings that joined the grammar after the room benchmark's commands were last drawn
 from it (round 26; `benchmarks.echo.commands_for`): kept out of that draw too, so that the
 room's figures stay comparable from round to round."""

@@ -150,7 +150,7 @@ def test_in_a_session_help_is_for_the_game_played_and_pages_on_more() -> None:
     harness.type("stop talking")
     assert harness.lines()[-1] == "Help stopped."
     moves = all_pages(harness, "what can I say about moves")
-    assert "Draw: draw a card into your hand." in moves
+    assert "Draw: draw a card into your hand; or say draw a card." in moves
     assert "move three to two" not in moves.lower() and "stockpile" not in moves.lower()
 
 

@@ -103,6 +103,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.MOVE, "move {stock} to {target}",
              "move stockpile three's top card into the empty slot two"),
     Phrasing(Verb.DRAW, "draw", "Speed: draw a card into your hand"),
+    Phrasing(Verb.DRAW, "draw a card", "the same as draw"),
     Phrasing(Verb.SPIT, "spit", "turn up new cards onto the piles, to start or when stuck"),
     Phrasing(Verb.SLAP, "slap {pile}", "at the end of a round, slap that pile to take it"),
     Phrasing(Verb.SLAP, "slap the {pile} pile", "the same as slap left"),
