@@ -36,6 +36,7 @@ import numpy as np
 
 from benchmarks.echo_record import live_finals
 from benchmarks.make_corpus import ADDED_AFTER_THE_ROOM, SPLITS, speak, trim
+from benchmarks.new_phrasings import sentences_of
 from benchmarks.room import (
     NOISE_BELOW_PLAYER_DB,
     FarEnd,
@@ -54,7 +55,7 @@ from benchmarks.room import (
     speech_spans,
 )
 from voicespit.config import PROJECT_ROOT
-from voicespit.speech.language.grammar import PHRASINGS, expand, sentences
+from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening import over_game
 from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
@@ -118,8 +119,7 @@ def room_sentences() -> list[str]:
     phrasings added after the rooms' figures were first compared from round to round
     (`ADDED_AFTER_THE_ROOM`), since a sentence more would change which 40 are drawn, and
     every figure with them."""
-    added = {sentence for phrasing in PHRASINGS if phrasing.pattern in ADDED_AFTER_THE_ROOM
-             for sentence, _ in expand(phrasing)}
+    added = set(sentences_of(list(ADDED_AFTER_THE_ROOM)))
     return [sentence for sentence in sentences() if sentence not in added]
 
 
