@@ -52,6 +52,9 @@ class PlaybackReference:
         self.history = history
         self.channels = channels
         self._lock = threading.Lock()
+        self._converting = threading.Lock()
+        """Held while blocks are converted (outside `_lock`, so the output's `push` never
+        waits on the converters): `close` waits for a conversion under way to finish."""
         self._incoming: collections.deque[tuple[npt.NDArray[np.float32], float]] = \
             collections.deque()
         self._keep = round(history * SAMPLE_RATE)
@@ -89,7 +92,7 @@ class PlaybackReference:
         silence). Held to the interpreter's end (by the game's clock threads), a converter
         made soxr's binding print 17 lines about leaked instances as the game exited: on
         the terminal with --verbose, in the log without."""
-        with self._lock:
+        with self._converting, self._lock:
             self._closed = True
             self._incoming.clear()
             self._resamplers = []
@@ -106,6 +109,10 @@ class PlaybackReference:
         return out[:, 0].copy() if self.channels == 1 else out
 
     def _convert(self) -> None:
+        with self._converting:
+            self._convert_incoming()
+
+    def _convert_incoming(self) -> None:
         with self._lock:
             if self._closed:
                 return
@@ -115,12 +122,10 @@ class PlaybackReference:
                 self._anchor_at(heard_at)
             self._expected_at = heard_at + len(played) / self.rate
             samples = np.clip(np.rint(played * 32767.0), -32768, 32767).astype(np.int16)
-            resamplers = self._resamplers
-            if not resamplers:  # closed meanwhile, from another thread
-                return
             # Each channel's converter holds back the same samples: equal lengths out.
             converted = np.stack([resampler.process(np.ascontiguousarray(samples[:, channel]))
-                                  for channel, resampler in enumerate(resamplers)], axis=1)
+                                  for channel, resampler in enumerate(self._resamplers)],
+                                 axis=1)
             if not len(converted):
                 continue
             # The resampler's output lines up with its input: sample k is at k / 16 kHz.
