@@ -55,7 +55,8 @@ class Harness:
                                self.profile, hooks, echo_plays=echo_plays,
                                tutorials=TutorialFactory(
                                    match_settings, lambda: self.clock,
-                                   **({} if tutorial_seed is None else {"seed": tutorial_seed})))
+                                   **({} if tutorial_seed is None else {"seed": tutorial_seed})),
+                               match_settings=match_settings)
         self.speaker.on_announcement_finished(self.session.announcement_finished)
 
     def _leave(self) -> None:

@@ -23,7 +23,8 @@ def test_every_question_about_the_table_is_on_the_list_for_both_games() -> None:
     on_list = {(game, glance.command.verb) for glance in GLANCES for game in glance.games}
     answered = set(TABLE_QUERIES) | {Verb.PILE}
     assert {verb for verb in Verb if verb.group is Group.INFO} - answered == \
-        {Verb.HELP, Verb.REPEAT, Verb.SETUP}, "every other information command is a glance"
+        {Verb.HELP, Verb.REPEAT, Verb.SETUP, Verb.RULES}, \
+        "every other information command is a glance"
     for game in BOTH:
         assert {verb for g, verb in on_list if g == game} == answered, game
 

@@ -152,7 +152,8 @@ class App:
                           echo_plays=self.settings.output.echo_plays,
                           tutorials=TutorialFactory(match_settings, self.options.make_clock),
                           rules_for=functools.partial(rules_for_game, self.settings,
-                                                      self.options.variants))
+                                                      self.options.variants),
+                          match_settings=match_settings)
         self.session = session
         speaker.on_announcement_finished(session.announcement_finished)
         voice, report = open_voice_input(self.settings, self.options.script, session, speaker,

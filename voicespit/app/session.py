@@ -25,6 +25,7 @@ from voicespit.app.game_in_play import GameInPlay
 from voicespit.app.keys import Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for, key_help
 from voicespit.app.misses import CLIPPING_HEARD, MissLog, clipping_without_words
 from voicespit.app.preferences import AtTheLimitError, step_detail, step_rate
+from voicespit.app.spoken_rules import RULES_ENDING, rules_in_words
 from voicespit.app.stats import GameTally
 from voicespit.app.table_commands import heard_source, table_record
 from voicespit.app.tutorial import Tutorial, TutorialFactory
@@ -36,6 +37,7 @@ from voicespit.engine.events import GameOver
 from voicespit.match.events import MatchQuit, PaceChanged, Paused, Stamped
 from voicespit.match.intents import Control, ControlIntent, State
 from voicespit.match.referee import Match
+from voicespit.match.settings import MatchSettings
 from voicespit.narration.announcement import Announcement, Cue, Priority, Verbosity
 from voicespit.narration.answers import sentence
 from voicespit.narration.narrator import heard_words
@@ -97,10 +99,12 @@ class Session:
                  make_match: MatchFactory, pace: Pace, profile: Profile,
                  hooks: SessionHooks | None = None, *, echo_plays: bool = False,
                  tutorials: TutorialFactory | None = None,
-                 rules_for: Callable[[str], Rules] = Rules.for_game) -> None:
+                 rules_for: Callable[[str], Rules] = Rules.for_game,
+                 match_settings: MatchSettings | None = None) -> None:
         """`echo_plays`: at full detail, say each spoken move back ("Heard seven on
         left.") before what it did. `rules_for`: the rules of a game the player asks
-        for by name ("play speed"), with the variants that apply to it."""
+        for by name ("play speed"), with the variants that apply to it.
+        `match_settings`: how `make_match`'s matches run (the rules told say so)."""
         self.rules = rules
         self.rules_for = rules_for
         self.announcer = announcer
@@ -110,6 +114,7 @@ class Session:
         self.profile = profile
         self.hooks = hooks or SessionHooks()
         self.tutorials = tutorials or TutorialFactory()
+        self.match_settings = match_settings or MatchSettings()
         self.help = HelpPages()
         self.echo_plays = echo_plays
         self.mode = Mode.MENU
@@ -142,6 +147,11 @@ class Session:
         start = "Say new game to start." if by_voice \
             else "Type new game or press space to start."
         self.say(f"VoiceSpit {self._game_name}, {summary}." + ("" if tutorial else f" {start}"))
+
+    def _rules_words(self) -> list[str]:
+        settings = self.match_settings
+        return rules_in_words(self.rules, auto_spit=settings.auto_spit,
+                              countdown_from=settings.countdown_from)
 
     def _setup_words(self) -> str:
         narrator = self.announcer.narrator
@@ -268,6 +278,8 @@ class Session:
             self._repeat()
         elif verb is Verb.SETUP:
             self.say(self._setup_words())
+        elif verb is Verb.RULES:
+            self.say(self.help.start(self._rules_words(), RULES_ENDING))
         elif verb in (Verb.NEW_GAME, Verb.TUTORIAL):
             self._new_game_requested(said, tutorial=verb is Verb.TUTORIAL,
                                      game=None if command.game is None

@@ -48,6 +48,7 @@ class Verb(enum.Enum):
     OPPONENT_CARDS = "opponent's cards"
     FACE_DOWN = "face down cards"
     SETUP = "how do you hear me"
+    RULES = "how do i play"
     PAUSE = "pause game"
     RESUME = "continue"
     FASTER = "speed up"
@@ -78,7 +79,8 @@ _GROUPS = {
     **dict.fromkeys((Verb.PLAY, Verb.FLIP, Verb.MOVE, Verb.DRAW), Group.MOVE),
     **dict.fromkeys((Verb.SPIT, Verb.SLAP, Verb.READY), Group.ROUND),
     **dict.fromkeys((Verb.PILES, Verb.PILE, Verb.MY_CARDS, Verb.COUNT, Verb.SCORE,
-                     Verb.REPEAT, Verb.HELP, Verb.OPPONENT_CARDS, Verb.FACE_DOWN, Verb.SETUP),
+                     Verb.REPEAT, Verb.HELP, Verb.OPPONENT_CARDS, Verb.FACE_DOWN, Verb.SETUP,
+                     Verb.RULES),
                     Group.INFO),
     **dict.fromkeys((Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER, Verb.SPEAK_FASTER,
                      Verb.SPEAK_SLOWER, Verb.MORE_DETAIL, Verb.LESS_DETAIL, Verb.QUIT, Verb.YES,

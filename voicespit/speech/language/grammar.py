@@ -145,6 +145,10 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.SETUP, "how do you hear me",
              "hear how the game takes your commands: the recognizer, the microphone, "
              "when it listens"),
+    Phrasing(Verb.RULES, "how do i play",
+             "hear the rules of the game you are playing, with its variants"),
+    Phrasing(Verb.RULES, "what are the rules", "the same as how do I play"),
+    Phrasing(Verb.RULES, "rules", "the same as how do I play"),
     Phrasing(Verb.PAUSE, "pause game", "pause the game"),
     Phrasing(Verb.PAUSE, "pause", "the same as pause game"),
     Phrasing(Verb.RESUME, "continue", "carry on after a pause"),

@@ -109,7 +109,8 @@ def overview(game: str, *, slap: bool = True) -> list[str]:
         f"{_capitalized(say(Verb.REPEAT))} repeats what was said last.",
         f"To control the game, say {say(Verb.PAUSE)}, {say(Verb.FASTER)}, {say(Verb.SLOWER)} "
         f"or {say(Verb.QUIT)}.",
-        f"Say {say(Verb.TUTORIAL)} to learn the game in one guided round.",
+        f"Say {say(Verb.RULES)} to hear the rules, or {say(Verb.TUTORIAL)} to learn the game "
+        "in one guided round.",
         f"Say {say(Verb.NEW_GAME, game=1 - GAMES.index(game))} to play "
         f"{_capitalized(GAMES[1 - GAMES.index(game)])} instead.",
         f"For every command of one topic, say {say(Verb.HELP, topic=0)}, or "
@@ -175,27 +176,33 @@ def sentences_of(text: str) -> list[str]:
     return [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part]
 
 
+HELP_ENDING: Final = f"That is all the help. Say {said(Command(Verb.HELP))} to hear it again."
+
+
 class HelpPages:
     """Help being read out: a few sentences now, the rest on "more", none after "stop"."""
 
     def __init__(self, page_sentences: int = PAGE_SENTENCES) -> None:
         self.page_sentences = page_sentences
         self._rest: list[str] = []
+        self._ending = HELP_ENDING
 
     @property
     def is_open(self) -> bool:
         """Whether more help is waiting to be said."""
         return bool(self._rest)
 
-    def start(self, sentences: Sequence[str]) -> str:
-        """The first page of new help (any help still waiting is dropped)."""
+    def start(self, sentences: Sequence[str], ending: str = "") -> str:
+        """The first page of new help (any help still waiting is dropped). `ending`: what
+        "more" says once it is all read (the help's own words unless given)."""
         self._rest = list(sentences)
+        self._ending = ending or HELP_ENDING
         return self.more()
 
     def more(self) -> str:
         """The next page, ending with how to go on when there is more."""
         if not self._rest:
-            return f"That is all the help. Say {said(Command(Verb.HELP))} to hear it again."
+            return self._ending
         page, self._rest = self._rest[:self.page_sentences], self._rest[self.page_sentences:]
         if self._rest:
             page.append(f"Say {said(Command(Verb.MORE))}, or {said(Command(Verb.STOP))}.")

@@ -97,6 +97,9 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
     # say" is table talk in the chatter corpus, so by voice it is not a command.
     "what did you say": "say again", "read my cards": "my cards",
     "what are the piles": "show piles", "exit": "quit game",
+    # Round 27: the other ways a newcomer at a keyboard asks how the game goes.
+    "how do you play": "how do i play",
+    "explain the rules": "how do i play", "tell me the rules": "how do i play",
 }
 """The short forms a typist reaches for ("cards" for "my cards"), read in typed lines only
 (`parse_typed`). Not in `parse`: spoken text is always a sentence of the grammar, and
