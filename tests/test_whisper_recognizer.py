@@ -461,3 +461,72 @@ def test_flip_three_in_noise_is_one_command_not_a_flip_then_a_three(
 
     assert heard(WhisperSettings().weak_onset_frames) == [parse("flip three")]
     assert heard(0) == [parse("flip"), parse("three")], "without the longer wait it splits"
+
+
+def said_apart(first: str, second: str, gap_seconds: float, folder: Path) -> bytes:
+    """espeak-ng's en-us voice saying `first`, then `second` after `gap_seconds` of silence:
+    long enough for the endpointer to pause, too short for a command to settle."""
+    from benchmarks.make_corpus import speak, trim
+
+    gap = np.zeros(round(gap_seconds * SAMPLE_RATE), dtype=np.int16)
+    return np.concatenate([trim(speak(first, "en-us", 165, folder)), gap,
+                           trim(speak(second, "en-us", 165, folder))]).tobytes()
+
+
+def test_a_commands_own_end_heard_after_the_pause_it_was_acted_on_is_kept_quiet(
+        whisper_model: WhisperModel, tmp_path: Path) -> None:
+    # "slap the left" is only ever "slap the left pile": Whisper acts on it at the pause
+    # before "pile", and "pile" alone was then heard as "five", a card nobody said.
+    pcm = said_apart("slap the left", "pile", 0.12, tmp_path)
+    recognizer = WhisperRecognizer(whisper_model)
+    finals = hear(recognizer, pcm)
+    assert commands_of(finals) == [parse("slap left")]
+    assert [result.ends_last_command for result in finals] == [False, True]
+    assert finals[1].rejected and recognizer.tail_checks == 1
+    unchecked = hear(WhisperRecognizer(whisper_model,
+                                       settings=WhisperSettings(tail_check=False)), pcm)
+    assert commands_of(unchecked) == [parse("slap left"), parse("five")], \
+        "without the check the end is a command of its own"
+
+
+@pytest.mark.parametrize(("first", "second", "meant"), [
+    ("seven on left", "eight on right", "eight on right"), ("seven on left", "eight", "eight"),
+    ("slap the left", "pile ready", "ready")])
+def test_a_second_command_said_as_quickly_is_heard_as_itself(
+        whisper_model: WhisperModel, tmp_path: Path, first: str, second: str,
+        meant: str) -> None:
+    # Heard together, "seven on left" and the command after it are "seven on left" (no
+    # sentence of the grammar says both): the check asks whether that command followed
+    # by another is likelier, and it is. After "slap the left", "pile ready" is the
+    # slap's end and the next command in one breath.
+    recognizer = WhisperRecognizer(whisper_model)
+    finals = hear(recognizer, said_apart(first, second, 0.12, tmp_path))
+    assert commands_of(finals) == [command_in(first) or parse("slap left"), parse(meant)]
+    assert not any(result.ends_last_command for result in finals)
+    assert recognizer.tail_checks == 1, "the second command began before the first settled"
+
+
+def test_a_command_after_a_settled_one_is_not_checked_as_its_end(
+        whisper_model: WhisperModel, tmp_path: Path) -> None:
+    recognizer = WhisperRecognizer(whisper_model)
+    finals = hear(recognizer, said_apart("seven on left", "pile", 0.5, tmp_path))
+    assert commands_of(finals)[:1] == [parse("seven on left")]
+    assert recognizer.tail_checks == 0 and not any(r.ends_last_command for r in finals)
+
+
+def test_the_listener_neither_acts_on_a_commands_end_nor_asks_for_it_again(
+        whisper_model: WhisperModel, tmp_path: Path) -> None:
+    from tests.test_listener import Heard, PacedSource
+    from voicespit.clock import FakeClock
+    from voicespit.speech.listening.gate import ListeningGate
+    from voicespit.speech.listening.listener import Listener
+
+    pcm = bytes(SAMPLE_RATE) + said_apart("slap the left", "pile", 0.12, tmp_path) + \
+        bytes(2 * SAMPLE_RATE)
+    clock, heard = FakeClock(), Heard()
+    listener = Listener(PacedSource(pcm, clock), WhisperRecognizer(whisper_model),
+                        ListeningGate(), heard, clock, on_error=heard.errors.append)
+    listener.start()
+    assert listener.wait(120)
+    assert heard.texts == ["slap left"] and not heard.errors
+    assert listener.tails_unsaid == 1

@@ -17,6 +17,11 @@ SAMPLE_RATE = 16_000
 """Every recognizer takes 16 kHz mono 16-bit audio; sources convert to it."""
 
 
+TAIL_OF_COMMAND = "tail_of_command"
+"""The score a recognizer sets (1.0) on a refused final that was the end of the command it
+acted on just before (`Recognition.ends_last_command`; Whisper's `tail_check`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Recognition:
     """What a recognizer heard.
@@ -41,6 +46,13 @@ class Recognition:
     """True when the engine heard something but judged it not a command (too unsure)."""
     scores: Mapping[str, float] | None = None
     """The engine's own measurements behind `confidence` and `rejected` (for tuning)."""
+
+    @property
+    def ends_last_command(self) -> bool:
+        """The end of the command acted on just before it, come after the pause that command
+        was decided at (`TAIL_OF_COMMAND`): nothing new was said, and nobody is waiting
+        for an answer to it."""
+        return bool(self.scores and self.scores.get(TAIL_OF_COMMAND))
 
     @property
     def unusable(self) -> bool:

@@ -97,9 +97,13 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
     # say" is table talk in the chatter corpus, so by voice it is not a command.
     "what did you say": "say again", "read my cards": "my cards",
     "what are the piles": "show piles", "exit": "quit game",
-    # Round 27: the other ways a newcomer at a keyboard asks how the game goes.
+    # Round 27: the other ways a newcomer at a keyboard asks how the game goes, starts
+    # one and ends it.
     "how do you play": "how do i play",
     "explain the rules": "how do i play", "tell me the rules": "how do i play",
+    "start": "new game", "start game": "new game", "begin": "new game",
+    "let's play": "new game", "restart": "new game", "end game": "quit game",
+    "stop the game": "quit game",
 }
 """The short forms a typist reaches for ("cards" for "my cards"), read in typed lines only
 (`parse_typed`). Not in `parse`: spoken text is always a sentence of the grammar, and

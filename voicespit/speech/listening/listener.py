@@ -218,6 +218,8 @@ class Listener:
         again?" with nobody waiting (off: the room benchmark's baseline)."""
         self.refusals_unsaid = 0
         """Refusals of what the game's own voice left, kept quiet."""
+        self.tails_unsaid = 0
+        """Commands' own ends heard after them (`Recognition.ends_last_command`), kept quiet."""
         self.over_game: OverGameModel | None = over_game if self.mask is not None else None
         """With the mask: decides, instead of the recognizer, on the commands heard while the
         game could be heard (`over_game`); None (the game's default): the recognizer's
@@ -531,6 +533,14 @@ class Listener:
 
     def _deliver(self, results: list[Recognition] | None) -> None:
         for result in results or []:
+            if result.ends_last_command:
+                # The command it ends has been acted on: neither a command nor a "Say
+                # again?", wherever it was heard.
+                self.tails_unsaid += 1
+                log.debug("kept quiet, the end of the command before it: %r", result.text)
+                self._forget_utterance()
+                self._player_done()
+                continue
             mapped = self._timeline.to_source(result)
             recognizer_accepts = not mapped.rejected
             if self.spoken is not None and self._offsets:

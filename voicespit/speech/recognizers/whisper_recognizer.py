@@ -46,7 +46,12 @@ from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes, weakly_continued
 from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent
-from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
+from voicespit.speech.recognizer import (
+    SAMPLE_RATE,
+    TAIL_OF_COMMAND,
+    Recognition,
+    RecognizerError,
+)
 from voicespit.speech.recognizers.log_mel import log_mel
 from voicespit.speech.recognizers.pocketsphinx_engine import PocketSphinxSettings, prepared_pcm
 from voicespit.speech.recognizers.second_opinion import SpareDecoder
@@ -208,12 +213,36 @@ class WhisperSettings:
     and the acceptance model was fitted on nothing longer than 2.2 s, so what it makes of
     longer speech is a guess; the padded window's model took such talk for ranks (round
     17, docs/speech-record.md). None: no limit."""
+    tail_check: bool = True
+    """Score a word said just after a command that was acted on at a pause together with
+    that command, and keep it quiet when together they are the same command: the command's
+    own last word, come after the pause it was decided at (`TAIL_OF_COMMAND`). A command
+    no longer sentence continues is acted on after `pause_frames` of quiet instead of
+    `settle_frames`, so Whisper, which knows only the grammar's sentences, can finish one
+    from its first words: "how do i" is only ever "how do i play". At 10 dB a stop
+    before "play" made such a pause, and "play" came next on its own as "eight": a card
+    played that was not said (round 27, `benchmarks.new_phrasings`); "slap the left
+    pile" was decided on "slap the left" and its "pile" refused as "five" ("Say again?"
+    after a slap that had been made). Asked only when the word began before the command
+    would have settled: had the endpointer waited, it would have been one utterance."""
     first_word_veto: float | None = None
     """Refuse any command when Whisper's own first word is likelier than every command's
     first word by more than this (`WindowScores.first_word_deficit`, natural log): a
     real "zero" forced into "two". None: no veto (the default). On the tuning splits 4
     left real commands untouched and halved the real chatter taken, but held out it
     refused none of the real chatter the model took (round 11, LEVERS.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _ActedAtPause:
+    """A command acted on at a pause before it settled, and the audio it was heard in."""
+
+    sentence: str
+    samples: np.ndarray
+    decided_frame: int
+    """The stream frame it was decided at."""
+    quiet_frames: int
+    """How many quiet frames it had been decided after."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +269,8 @@ class Scored:
     """What the cross-check's grammar decode heard ("": no command; None: not asked)."""
     tie_broken: bool = False
     """Acted on PocketSphinx's command, Whisper's close second (`tie_break_within`)."""
+    tail: bool = False
+    """The end of the command acted on just before (`tail_check`): refused, kept quiet."""
 
 
 class WhisperRecognizer(EndpointingRecognizer):
@@ -256,6 +287,13 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._last_speech_frame = 0
         self._speech_start_frame = 0
         self._preferred: frozenset[str] = frozenset()
+        self._acted_at_pause: _ActedAtPause | None = None
+        """The last command, when it was acted on at a pause before it settled."""
+        self._tail_of: _ActedAtPause | None = None
+        """That command, while the utterance in progress began before it would have
+        settled (`tail_check`)."""
+        self.tail_checks = 0
+        """Utterances scored together with the command before them (`tail_check`)."""
         self.timings: collections.defaultdict[str, float] = collections.defaultdict(float)
         """Seconds (by `clock`) spent so far per stage (log-mel and encoder, sentence
         scoring, waiting for the cross-check's answer), for the latency benchmark."""
@@ -293,6 +331,8 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._trie = TokenTrie(self.model.prompted_start(self.settings.prompt), tokens,
                                self.model.end_of_text)
         self._sentences = sentences
+        self._plain_tokens = self.model.sentence_tokens(sentences)
+        """Each sentence as said, not written (`_ends` puts them after a command)."""
         self._prefixes = proper_prefixes(sentences)
         self._weakly_continued = weakly_continued(sentences)
         self._table = CommandTable.build(sentences, self._sentence_of)
@@ -316,6 +356,10 @@ class WhisperRecognizer(EndpointingRecognizer):
 
     def _forget(self) -> None:
         self._answer = None
+        self._acted_at_pause = self._tail_of = None
+
+    def _new_stream(self) -> None:
+        self._acted_at_pause = self._tail_of = None
 
     # ------------------------------------------------------------ one frame
 
@@ -323,6 +367,10 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._answer = None
         self._last_speech_frame = self._audio.frames_fed
         self._speech_start_frame = self._audio.frames_fed - self.settings.endpoint.start_frames
+        before, self._acted_at_pause = self._acted_at_pause, None
+        self._tail_of = before if before is not None and self.settings.tail_check and (
+            before.quiet_frames + self._speech_start_frame - before.decided_frame
+            < self._detector.settle_after) else None
 
     def _within_utterance(self, event: FrameEvent) -> Recognition | None:
         if self._detector.quiet_frames == 0 and event is not FrameEvent.ENDED:
@@ -339,7 +387,12 @@ class WhisperRecognizer(EndpointingRecognizer):
             answer = self._answer
             settled = self._detector.quiet_frames >= self._settle_after(answer)
             if answer.accepted and (settled or not answer.could_go_on):
+                heard_in = None if settled else self._audio.samples()
                 result = self._final(answer)
+                if heard_in is not None:
+                    self._acted_at_pause = _ActedAtPause(answer.sentence, heard_in,
+                                                         self._audio.frames_fed,
+                                                         self._detector.quiet_frames)
                 self._detector.reset()
                 return result
             return None
@@ -404,14 +457,39 @@ class WhisperRecognizer(EndpointingRecognizer):
             accepted = False
         if heard_too_long(sentence, speech_seconds, settings.longest_word_seconds):
             accepted = False
-        return Scored(sentence, accepted, choice.confidence, choice.margin,
+        tail = self._tail_of is not None and self._ends(self._tail_of, said)
+        return Scored(sentence, accepted and not tail, choice.confidence, choice.margin,
                       choice.deficit_per_token,
                       could_go_on=sentence in self._prefixes,
                       settle_extra=settings.weak_onset_frames
                       if sentence in self._weakly_continued else 0,
                       speech_seconds=speech_seconds,
                       above_floor_db=self._above_floor_db, window=window,
-                      heard_by_pocketsphinx=heard, tie_broken=tie_broken)
+                      heard_by_pocketsphinx=heard, tie_broken=tie_broken, tail=tail)
+
+    def _ends(self, before: _ActedAtPause, said: np.ndarray) -> bool:
+        """Whether `said`, heard just after `before` was acted on, is that command's own
+        end (`tail_check`): the two together are heard as the same command, and Whisper
+        finds that command likelier alone than followed by any sentence of the grammar.
+        The second test keeps a second command said quickly: "seven on left" and "eight on
+        right" said 0.1 s apart are heard together as "seven on left" (no sentence says
+        both), but "seven on left eight on right" is likelier; "slap the left pile" is
+        likelier than "slap the left pile five" and every other such pair."""
+        self.tail_checks += 1
+        joined = np.concatenate([before.samples, said, np.zeros(
+            round(self.settings.trailing_silence * SAMPLE_RATE))])
+        with self._threads.limit(limits=1, user_api="blas"):
+            encoded = self._encoded(joined)
+            together = choose(self._scores_of(encoded), self._table).sentence
+            if command_in(together) != command_in(before.sentence):
+                return False
+            (alone,) = self.model.sentence_tokens([together])
+            texts = [alone, *((*alone, *tokens) for tokens in self._plain_tokens)]
+            trie = TokenTrie(self.model.prompted_start(self.settings.prompt), texts,
+                             self.model.end_of_text)
+            scores = trie.score(self._decoder, encoded,
+                                within=self.settings.prune_within).log_probability
+        return bool(np.argmax(scores) == 0)
 
     def _tie_broken(self, window: WindowScores, choice: Choice, heard: str) -> Choice | None:
         """PocketSphinx's command as the choice, when it is Whisper's close second and its
@@ -463,13 +541,17 @@ class WhisperRecognizer(EndpointingRecognizer):
     def _score_window(self, audio: np.ndarray) -> WindowScores:
         """The scores of every written form on this audio, decoded exactly within
         `prune_within` of the best (a form further behind is known only to be so)."""
-        within = self.settings.prune_within
         started = self.clock()
         encoded = self._encoded(audio)
-        encoded_at = self.clock()
+        self.timings["encoder"] += self.clock() - started
+        return self._scores_of(encoded)
+
+    def _scores_of(self, encoded: np.ndarray) -> WindowScores:
+        """`_score_window` on the encoder's output."""
+        within = self.settings.prune_within
+        started = self.clock()
         scores = self._trie.score(self._decoder, encoded, bonus=self._bonus, within=within)
-        self.timings["encoder"] += encoded_at - started
-        self.timings["scoring"] += self.clock() - encoded_at
+        self.timings["scoring"] += self.clock() - started
         totals = np.asarray(scores.log_probability, dtype=np.float64)
         deficits = scores.deficit / np.asarray([len(path) for path in self._trie.paths])
         return WindowScores(totals, deficits, self._table.pool(totals), within=within,
@@ -522,6 +604,7 @@ class WhisperRecognizer(EndpointingRecognizer):
         clipped = self._voice_level()["clipped_share"]
         self._audio.drop()
         self._answer = None
+        self._acted_at_pause = self._tail_of = None
         return Recognition(text=answer.sentence, is_final=True, confidence=answer.confidence,
                            speech_start=start, speech_end=end,
                            emitted_at=self._audio.frames_fed * FRAME_SECONDS,
@@ -536,7 +619,8 @@ class WhisperRecognizer(EndpointingRecognizer):
                                                           if answer.window is not None
                                                           else 0.0),
                                    "tie_broken": float(answer.tie_broken),
-                                   "clipped_share": clipped})
+                                   "clipped_share": clipped,
+                                   **({TAIL_OF_COMMAND: 1.0} if answer.tail else {})})
 
 
 def _agreement(answer: Scored) -> float:
