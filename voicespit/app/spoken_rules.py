@@ -14,19 +14,18 @@ Pure: functions of the rules to sentences, read out a page at a time by `HelpPag
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from voicespit.engine.cards import DECK
 from voicespit.engine.rules import Rules
+from voicespit.engine.speed import HAND_SIZE
 from voicespit.speech.language.commands import Command, Verb
 from voicespit.speech.language.help import said
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
             "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
             "seventeen", "eighteen", "nineteen", "twenty")
-DECK = 52
-HALF_DECK = DECK // 2
-SPEED_HAND = 5
+HALF_DECK = len(DECK) // 2
 SPEED_MIDDLE_CARDS = 2
+"""Speed's two face-down cards in the middle, which start the piles."""
 RULES_ENDING = f"That is all of the rules. Say {said(Command(Verb.RULES))} to hear them again."
 
 
@@ -34,10 +33,11 @@ def rules_in_words(rules: Rules, *, auto_spit: bool = True, countdown_from: int 
     """The rules of `rules.game` with its variants, one idea a sentence, in play order.
     `auto_spit`: whether the game turns up new cards by itself when nobody can play, after
     counting down from `countdown_from` (the match's settings)."""
-    stuck = _stuck(auto_spit, countdown_from)
     if rules.game == "speed":
-        return _speed(rules, stuck("each of you turns a side pile card onto a pile"))
-    return _spit(rules, stuck("each of you turns a spit card onto a pile"))
+        return _speed(rules, _stuck(auto_spit, countdown_from,
+                                    "each of you turns a side pile card onto a pile"))
+    return _spit(rules, _stuck(auto_spit, countdown_from,
+                               "each of you turns a spit card onto a pile"))
 
 
 def _spit(rules: Rules, stuck: str) -> list[str]:
@@ -92,10 +92,10 @@ def _spit(rules: Rules, stuck: str) -> list[str]:
 
 def _speed(rules: Rules, stuck: str) -> list[str]:
     side = rules.side_pile_size
-    draw_pile = (DECK - 2 * side - SPEED_MIDDLE_CARDS) // 2 - SPEED_HAND
+    draw_pile = (len(DECK) - 2 * side - SPEED_MIDDLE_CARDS) // 2 - HAND_SIZE
     sentences = [
         "Speed is a race: you and your opponent play at the same time, as fast as you can.",
-        f"Each of you holds a hand of {_number(SPEED_HAND)} cards, with "
+        f"Each of you holds a hand of {_number(HAND_SIZE)} cards, with "
         f"{_number(draw_pile)} more in your draw pile.",
         f"In the middle are two piles, left and right; at the ends, two side piles of "
         f"{_number(side)} cards face down.",
@@ -149,16 +149,14 @@ def _after_a_play(rules: Rules) -> str:
             f"fill an empty stockpile, say {said(Command(Verb.MOVE, stock=2, target=1))}.")
 
 
-def _stuck(auto_spit: bool, countdown_from: int) -> Callable[[str], str]:
-    """What happens when nobody can play, as a sentence around `what_happens`."""
-    def sentence(what_happens: str) -> str:
-        if not auto_spit:
-            return f"When nobody can play, say {said(Command(Verb.SPIT))}, and {what_happens}."
-        if countdown_from > 0:
-            return (f"When nobody can play, I count down from {_number(countdown_from)}, "
-                    f"and {what_happens}.")
-        return f"When nobody can play, {what_happens} at once."
-    return sentence
+def _stuck(auto_spit: bool, countdown_from: int, what_happens: str) -> str:
+    """What happens when nobody can play (`what_happens`), and what starts it."""
+    if not auto_spit:
+        return f"When nobody can play, say {said(Command(Verb.SPIT))}, and {what_happens}."
+    if countdown_from > 0:
+        return (f"When nobody can play, I count down from {_number(countdown_from)}, "
+                f"and {what_happens}.")
+    return f"When nobody can play, {what_happens} at once."
 
 
 def _number(count: int) -> str:
