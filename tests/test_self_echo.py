@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import threading
 
+from voicespit.app.preferences import step_volume
+from voicespit.audio.speaker import RecordingSpeaker
+from voicespit.profile import Profile
 from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence
 from voicespit.speech.listening.self_echo import (
     Spoken,
@@ -51,6 +54,14 @@ def test_asking_for_your_cards_just_after_the_game_said_them_is_not_its_echo() -
     # game's words, the deal would make "my cards" heard after it the game's own.
     dealt = [Spoken("Round 1. Your cards: nine, king, five, two, ace. Say ready.", 0.0, 4.0)]
     assert not is_self_echo("my cards", dealt)
+
+
+def test_a_second_step_of_the_volume_said_over_the_answer_to_the_first_is_not_its_echo() -> None:
+    # The answer names the level, not the command ("Volume 6 of 7.", not "Quieter: ..."),
+    # so a player stepping twice can talk over it.
+    answer = step_volume(RecordingSpeaker(), Profile(), louder=False)
+    for command in ("quieter", "volume down", "turn it down", "louder", "volume up"):
+        assert not is_self_echo(command, [Spoken(answer, 0.0, 1.0)]), (command, answer)
 
 
 def test_only_the_words_around_the_command_count() -> None:

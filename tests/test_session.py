@@ -202,6 +202,29 @@ def test_speech_rate_changes_by_voice_and_is_remembered(command: str, change: in
     assert harness.saved, "the profile was saved"
 
 
+def test_the_volume_steps_down_and_up_by_voice_within_bounds_and_is_remembered() -> None:
+    harness = Harness()
+    assert harness.speaker.volume == 1.0, "the default is full volume"
+    harness.type("louder")
+    assert harness.lines()[-1] == "Volume up? That is as loud as I play."
+    assert "volume" not in harness.profile.settings
+    harness.type("turn it down")
+    assert harness.lines()[-1] == "Volume 6 of 7."
+    assert harness.speaker.volume == pytest.approx(10 ** (-4 / 20), rel=1e-3)
+    assert float(harness.profile.settings["volume"]) == pytest.approx(harness.speaker.volume,
+                                                                      rel=1e-3)
+    assert harness.saved, "the profile was saved"
+    for _ in range(5):
+        harness.type("quieter")
+    assert harness.lines()[-1] == "Volume 1 of 7."
+    harness.type("quieter")
+    assert harness.lines()[-1] == "Volume down? That is as quiet as I play."
+    assert harness.speaker.volume == pytest.approx(10 ** (-24 / 20), rel=1e-3), \
+        "never silent: the player could not hear the way back"
+    harness.type("volume up")
+    assert harness.lines()[-1] == "Volume 2 of 7."
+
+
 def test_opponent_pace_changes_by_voice() -> None:
     harness = Harness(pace="brisk")
     started(harness)

@@ -136,12 +136,23 @@ class MatchFactory:
 
 def speech_settings_from(settings: Settings, profile: Profile) -> SpeechSettings:
     """Config, then what the player last chose by voice (kept in the profile)."""
-    rate = int(profile.settings.get("rate", settings.output.rate))
-    speech = SpeechSettings(rate=min(max(rate, MIN_RATE), MAX_RATE), volume=settings.output.volume,
-                            earcons=settings.output.earcons)
+    rate = int(_chosen(profile, "rate", settings.output.rate))
+    volume = _chosen(profile, "volume", settings.output.volume)
+    speech = SpeechSettings(rate=min(max(rate, MIN_RATE), MAX_RATE),
+                            volume=min(max(volume, 0.0), 1.0), earcons=settings.output.earcons)
     if settings.output.voice:
         speech.voices[None] = speech.voices[0] = Voice(settings.output.voice)
     return speech
+
+
+def _chosen(profile: Profile, name: str, configured: float) -> float:
+    """What the player last chose by voice, or the config's when the profile's is not a
+    number (a hand-edited profile must not stop the game)."""
+    try:
+        value = float(profile.settings.get(name, configured))
+    except ValueError:
+        return configured
+    return value if math.isfinite(value) else configured
 
 
 def narrator_from(settings: Settings, profile: Profile, help_text: str) -> Narrator:

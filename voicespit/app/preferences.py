@@ -1,7 +1,9 @@
-"""Settings the player changes by voice: the speech rate and the detail, one step at a
-time, within bounds. Each change returns what to say, or raises `AtTheLimitError`."""
+"""Settings the player changes by voice: the speech rate, the volume and the detail, one
+step at a time, within bounds. Each change returns what to say, or raises `AtTheLimitError`."""
 
 from __future__ import annotations
+
+import math
 
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, RATE_STEP
 from voicespit.audio.speaker import Speaker
@@ -11,6 +13,14 @@ from voicespit.narration.narrator import Narrator
 from voicespit.profile import Profile
 
 VERBOSITY_ORDER = (Verbosity.TERSE, Verbosity.NORMAL, Verbosity.FULL)
+
+VOLUME_LEVELS = 7
+"""Volume levels the player steps through by voice: 7 is full, the game's default."""
+VOLUME_STEP_DB = 4.0
+"""Each level this much below the next: a step a listener hears at once (10 dB sounds
+about half as loud), so the quietest, 24 dB below full, is still clearly audible. There is
+no silent level by voice: a player who could no longer hear the game could not hear the
+answer to "louder" either."""
 
 
 class AtTheLimitError(VoiceSpitError):
@@ -37,3 +47,35 @@ def step_detail(narrator: Narrator, profile: Profile, more: bool) -> str:
     narrator.verbosity = VERBOSITY_ORDER[index]
     profile.settings["verbosity"] = narrator.verbosity.value
     return f"Detail: {narrator.verbosity.value}."
+
+
+def volume_level(volume: float) -> int:
+    """The level nearest `volume` (0..1): 0 for silence, else 1..`VOLUME_LEVELS`."""
+    if volume <= 0.0:
+        return 0
+    steps_below = round(-20.0 * math.log10(min(volume, 1.0)) / VOLUME_STEP_DB)
+    return max(0, VOLUME_LEVELS - steps_below)
+
+
+def volume_at(level: int) -> float:
+    """The volume (0..1) of one level."""
+    if level <= 0:
+        return 0.0
+    return float(10.0 ** (-(VOLUME_LEVELS - min(level, VOLUME_LEVELS)) * VOLUME_STEP_DB / 20.0))
+
+
+def step_volume(speaker: Speaker, profile: Profile, louder: bool) -> str:
+    """Play the game's voice and sounds a step louder or quieter (kept in the profile).
+    The answer is said at the new volume, so it is itself the sample of it; it does not
+    say "louder" or "quieter", which over loudspeakers would make the player's next
+    "quieter", said over it, sound like the game's own words heard back
+    (`listening.self_echo`) and be refused."""
+    level = volume_level(speaker.volume) + (1 if louder else -1)
+    if level > VOLUME_LEVELS:
+        raise AtTheLimitError("that is as loud as I play")
+    if level < 1:
+        raise AtTheLimitError("that is as quiet as I play")
+    volume = volume_at(level)
+    speaker.set_volume(volume)
+    profile.settings["volume"] = f"{volume:.4f}"
+    return f"Volume {level} of {VOLUME_LEVELS}."

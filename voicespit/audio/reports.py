@@ -194,7 +194,12 @@ class SpeakerBase:
         """Takes effect from the next announcement; clamped to 80..450."""
         self.settings.rate = max(MIN_RATE, min(MAX_RATE, int(words_per_minute)))
 
+    @property
+    def volume(self) -> float:
+        return self.settings.volume
+
     def set_volume(self, volume: float) -> None:
+        """Takes effect from the next sound; clamped to 0..1."""
         self.settings.volume = max(0.0, min(1.0, float(volume)))
 
     def set_voice(self, seat: int | None, voice: Voice) -> None:

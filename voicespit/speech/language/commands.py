@@ -55,6 +55,8 @@ class Verb(enum.Enum):
     SLOWER = "slow down"
     SPEAK_FASTER = "speak faster"
     SPEAK_SLOWER = "speak slower"
+    LOUDER = "volume up"
+    QUIETER = "volume down"
     MORE_DETAIL = "more detail"
     LESS_DETAIL = "less detail"
     QUIT = "quit game"
@@ -83,8 +85,9 @@ _GROUPS = {
                      Verb.RULES),
                     Group.INFO),
     **dict.fromkeys((Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER, Verb.SPEAK_FASTER,
-                     Verb.SPEAK_SLOWER, Verb.MORE_DETAIL, Verb.LESS_DETAIL, Verb.QUIT, Verb.YES,
-                     Verb.NO, Verb.NEW_GAME, Verb.MORE, Verb.STOP, Verb.TUTORIAL),
+                     Verb.SPEAK_SLOWER, Verb.LOUDER, Verb.QUIETER, Verb.MORE_DETAIL,
+                     Verb.LESS_DETAIL, Verb.QUIT, Verb.YES, Verb.NO, Verb.NEW_GAME, Verb.MORE,
+                     Verb.STOP, Verb.TUTORIAL),
                     Group.CONTROL),
 }
 

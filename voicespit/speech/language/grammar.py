@@ -159,6 +159,17 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.SLOWER, "slower", "the same as slow down"),
     Phrasing(Verb.SPEAK_FASTER, "speak faster", "make the game's voice speak faster"),
     Phrasing(Verb.SPEAK_SLOWER, "speak slower", "make the game's voice speak slower"),
+    # Hands-free, the player cannot reach a volume knob: the game's own sound a step
+    # louder or quieter, by the words players reach for. "Volume up" and "volume down"
+    # lead because they are heard best: on the tuning voices 9 of 9 each, "turn it up"
+    # 9 and "turn it down" 7, "louder" 6 and "quieter" 4 (refused as doubtful, once at
+    # 20 dB taken for "play again"); no other file was decided differently (round 28).
+    Phrasing(Verb.LOUDER, "volume up", "make the game's voice and sounds louder"),
+    Phrasing(Verb.LOUDER, "louder", "the same as volume up"),
+    Phrasing(Verb.LOUDER, "turn it up", "the same as volume up"),
+    Phrasing(Verb.QUIETER, "volume down", "make the game's voice and sounds quieter"),
+    Phrasing(Verb.QUIETER, "quieter", "the same as volume down"),
+    Phrasing(Verb.QUIETER, "turn it down", "the same as volume down"),
     # "Detail" is a word no other command uses, and "more"/"less" differ in every sound.
     Phrasing(Verb.MORE_DETAIL, "more detail", "hear more of the game, up to every card played"),
     Phrasing(Verb.LESS_DETAIL, "less detail", "hear less; the sound cues carry the rest"),

@@ -104,6 +104,10 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
     "start": "new game", "start game": "new game", "begin": "new game",
     "let's play": "new game", "restart": "new game", "end game": "quit game",
     "stop the game": "quit game",
+    # Round 28: the volume, as a typist puts it ("speak up" is typed only: by voice it is
+    # a breath from "speed up").
+    "softer": "quieter", "speak up": "louder", "speak louder": "louder",
+    "speak softer": "quieter", "turn up": "louder", "turn down": "quieter",
 }
 """The short forms a typist reaches for ("cards" for "my cards"), read in typed lines only
 (`parse_typed`). Not in `parse`: spoken text is always a sentence of the grammar, and
