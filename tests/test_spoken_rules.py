@@ -149,7 +149,7 @@ def test_stop_ends_the_rules_and_help_then_has_its_own_ending() -> None:
     harness.type("how do I play")
     assert harness.lines()[-1].endswith("Say more, or stop talking.")
     harness.type("stop talking")
-    assert harness.lines()[-1] == "Help stopped."
+    assert harness.lines()[-1] == "Rules stopped."
     all_pages(harness, "what can I say")
     harness.type("more")
     assert harness.lines()[-1].startswith("That is all the help.")

@@ -279,7 +279,7 @@ class Session:
         elif verb is Verb.SETUP:
             self.say(self._setup_words())
         elif verb is Verb.RULES:
-            self.say(self.help.start(self._rules_words(), RULES_ENDING))
+            self.say(self.help.start(self._rules_words(), RULES_ENDING, name="Rules"))
         elif verb in (Verb.NEW_GAME, Verb.TUTORIAL):
             self._new_game_requested(said, tutorial=verb is Verb.TUTORIAL,
                                      game=None if command.game is None

@@ -186,17 +186,20 @@ class HelpPages:
         self.page_sentences = page_sentences
         self._rest: list[str] = []
         self._ending = HELP_ENDING
+        self._name = "Help"
 
     @property
     def is_open(self) -> bool:
         """Whether more help is waiting to be said."""
         return bool(self._rest)
 
-    def start(self, sentences: Sequence[str], ending: str = "") -> str:
+    def start(self, sentences: Sequence[str], ending: str = "", name: str = "Help") -> str:
         """The first page of new help (any help still waiting is dropped). `ending`: what
-        "more" says once it is all read (the help's own words unless given)."""
+        "more" says once it is all read (the help's own words unless given); `name`: what
+        "stop talking" says it stopped ("Rules stopped.")."""
         self._rest = list(sentences)
         self._ending = ending or HELP_ENDING
+        self._name = name
         return self.more()
 
     def more(self) -> str:
@@ -212,7 +215,7 @@ class HelpPages:
         if not self._rest:
             return "There is no help to stop."
         self._rest = []
-        return "Help stopped."
+        return f"{self._name} stopped."
 
 
 def _capitalized(text: str) -> str:
