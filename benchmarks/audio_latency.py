@@ -64,6 +64,9 @@ class KeepingRenderer:
         self.rendered[text] = samples
         return samples
 
+    def game_voices(self) -> tuple[Voice, ...]:
+        return self.inner.game_voices()
+
     def close(self) -> None:
         self.inner.close()
 

@@ -225,6 +225,24 @@ def test_the_volume_steps_down_and_up_by_voice_within_bounds_and_is_remembered()
     assert harness.lines()[-1] == "Volume 2 of 7."
 
 
+def test_the_game_changes_its_voice_by_voice_in_turn_and_remembers_it() -> None:
+    harness = Harness()
+    choices = harness.speaker.voice_choices()
+    assert len(choices) > 1 and harness.speaker.voice_for(None) == choices[0]
+    opponent = harness.speaker.voice_for(1)
+    harness.type("change voice")
+    assert harness.lines()[-1] == f"This is voice 2 of {len(choices)}."
+    assert harness.speaker.voice_for(None) == harness.speaker.voice_for(0) == choices[1]
+    assert harness.speaker.voice_for(1) == opponent, "the opponent keeps its own voice"
+    assert harness.profile.settings["voice"] == choices[1].name
+    assert harness.saved
+    for _ in range(len(choices) - 1):
+        harness.type("another voice")
+    assert harness.lines()[-1] == f"This is voice 1 of {len(choices)}.", "round to the first"
+    assert harness.speaker.voice_for(None) == choices[0]
+    assert harness.profile.settings["voice"] == ""
+
+
 def test_opponent_pace_changes_by_voice() -> None:
     harness = Harness(pace="brisk")
     started(harness)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from voicespit.audio.tts import (
+    GAME_VOICES,
     OPPONENT_VOICE,
     YOUR_VOICE,
     Pyttsx3Renderer,
     SpeechRenderError,
     Voice,
+    english_voices,
 )
 
 PHRASE = "Left: nine. Right: four."
@@ -67,6 +70,38 @@ def test_the_opponent_speaks_in_a_different_voice(renderer: Pyttsx3Renderer) -> 
     assert theirs > 1.4 * yours, (yours, theirs)
     again = fundamental(renderer.render(PHRASE + " Again.", YOUR_VOICE, 200), rate)
     assert again == pytest.approx(yours, rel=0.1), "switching back restores your voice"
+
+
+def test_each_voice_the_game_can_change_to_is_its_own_and_none_sounds_like_the_opponent(
+        renderer: Pyttsx3Renderer) -> None:
+    assert renderer.game_voices() == GAME_VOICES and GAME_VOICES[0] == YOUR_VOICE
+    rate = renderer.sample_rate
+    opponent = fundamental(renderer.render(PHRASE, OPPONENT_VOICE, 200), rate)
+    renders = [renderer.render(PHRASE, voice, 200) for voice in GAME_VOICES]
+    assert len({samples.tobytes() for samples in renders}) == len(GAME_VOICES), \
+        "every voice sounds different"
+    for voice, samples in zip(GAME_VOICES, renders, strict=True):
+        assert opponent > 1.4 * fundamental(samples, rate), voice
+    assert renderer.voice_errors == []
+
+
+def test_with_another_engine_the_game_can_change_to_its_english_voices() -> None:
+    # What pyttsx3 lists on Windows (SAPI5: the language is in the name) and on macOS
+    # (NSSpeechSynthesizer: in `languages`); neither engine is on this machine.
+    windows = [SimpleNamespace(id="HKLM\\TTS_MS_EN-US_DAVID_11.0", languages=[],
+                               name="Microsoft David Desktop - English (United States)"),
+               SimpleNamespace(id="HKLM\\TTS_MS_DE-DE_HEDDA_11.0", languages=[],
+                               name="Microsoft Hedda Desktop - German"),
+               SimpleNamespace(id="HKLM\\TTS_MS_EN-US_ZIRA_11.0", languages=[],
+                               name="Microsoft Zira Desktop - English (United States)")]
+    assert english_voices(windows, windows[0].id) == (
+        YOUR_VOICE, Voice("HKLM\\TTS_MS_EN-US_ZIRA_11.0", 50))
+    mac = [SimpleNamespace(id=f"com.apple.voice.{name}", name=name, languages=[language])
+           for name, language in (("Alex", "en_US"), ("Anna", "de_DE"), ("Daniel", "en_GB"),
+                                  ("Karen", "en_AU"), ("Amelie", "fr_CA"))]
+    assert [voice.name for voice in english_voices(mac, "com.apple.voice.Alex")] == [
+        None, "com.apple.voice.Daniel", "com.apple.voice.Karen"]
+    assert english_voices([], "") == (YOUR_VOICE,), "one voice: nothing to change to"
 
 
 def test_an_unknown_voice_falls_back_to_the_default_and_says_so(

@@ -288,7 +288,8 @@ def test_espeak_commands_are_heard_and_chatter_is_refused(recognizer: WhisperRec
     for said in ("seven on left", "my cards", "new game", "what can i say", "slap left",
                  "show me the piles", "i'm ready", "move four to one", "turn over three",
                  "play speed", "what do i have", "what's on the left", "what's the score",
-                 "spit", "play spit", "opponent's cards", "volume up", "turn it down"):
+                 "spit", "play spit", "opponent's cards", "volume up", "turn it down",
+                 "another voice"):
         finals = hear(recognizer, spoken(said, tmp_path))
         assert commands_of(finals) == [parse(said)], (said, finals)
     for chatter in ("what time is it", "could you turn the music down", "I'll be right back",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, SpeechSettings
@@ -134,29 +134,39 @@ class MatchFactory:
         return match
 
 
-def speech_settings_from(settings: Settings, profile: Profile) -> SpeechSettings:
-    """Config, then what the player last chose by voice (kept in the profile)."""
-    rate = int(_chosen(profile, "rate", settings.output.rate))
-    volume = _chosen(profile, "volume", settings.output.volume)
+def speech_settings_from(settings: Settings, profile: Profile,
+                         flagged: Collection[str] = ()) -> SpeechSettings:
+    """Config, then what the player last chose by voice (kept in the profile), except
+    what was given as a flag this run (`flagged`: "rate", "voice"), which wins."""
+    remembered = _remembered(profile, flagged)
+    rate = int(_number(remembered, "rate", settings.output.rate))
+    volume = _number(remembered, "volume", settings.output.volume)
     speech = SpeechSettings(rate=min(max(rate, MIN_RATE), MAX_RATE),
                             volume=min(max(volume, 0.0), 1.0), earcons=settings.output.earcons)
-    if settings.output.voice:
-        speech.voices[None] = speech.voices[0] = Voice(settings.output.voice)
+    # The player's last "change voice" over the config's ("" is the engine's default).
+    voice = remembered.get("voice", settings.output.voice)
+    if voice:
+        speech.voices[None] = speech.voices[0] = Voice(voice)
     return speech
 
 
-def _chosen(profile: Profile, name: str, configured: float) -> float:
+def _remembered(profile: Profile, flagged: Collection[str]) -> dict[str, str]:
+    return {name: value for name, value in profile.settings.items() if name not in flagged}
+
+
+def _number(remembered: Mapping[str, str], name: str, configured: float) -> float:
     """What the player last chose by voice, or the config's when the profile's is not a
     number (a hand-edited profile must not stop the game)."""
     try:
-        value = float(profile.settings.get(name, configured))
+        value = float(remembered.get(name, configured))
     except ValueError:
         return configured
     return value if math.isfinite(value) else configured
 
 
-def narrator_from(settings: Settings, profile: Profile, help_text: str) -> Narrator:
-    verbosity = profile.settings.get("verbosity", settings.output.verbosity)
+def narrator_from(settings: Settings, profile: Profile, help_text: str,
+                  flagged: Collection[str] = ()) -> Narrator:
+    verbosity = _remembered(profile, flagged).get("verbosity", settings.output.verbosity)
     if verbosity not in {v.value for v in Verbosity}:
         verbosity = settings.output.verbosity
     return Narrator(Verbosity(verbosity), help_text)

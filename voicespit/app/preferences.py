@@ -1,10 +1,12 @@
-"""Settings the player changes by voice: the speech rate, the volume and the detail, one
-step at a time, within bounds. Each change returns what to say, or raises `AtTheLimitError`."""
+"""Settings the player changes by voice: the speech rate, the volume, the voice and the
+detail, one step at a time, within bounds. Each change returns what to say, or raises
+`AtTheLimitError`."""
 
 from __future__ import annotations
 
 import math
 
+from voicespit.app.game_in_play import HUMAN
 from voicespit.audio.reports import MAX_RATE, MIN_RATE, RATE_STEP
 from voicespit.audio.speaker import Speaker
 from voicespit.errors import VoiceSpitError
@@ -79,3 +81,19 @@ def step_volume(speaker: Speaker, profile: Profile, louder: bool) -> str:
     speaker.set_volume(volume)
     profile.settings["volume"] = f"{volume:.4f}"
     return f"Volume {level} of {VOLUME_LEVELS}."
+
+
+def step_voice(speaker: Speaker, profile: Profile) -> str:
+    """Speak in the next of the voices this computer has for the game (kept in the
+    profile), said in that voice; after the last, the first again. The opponent keeps
+    its own."""
+    choices = speaker.voice_choices()
+    if len(choices) < 2:
+        raise AtTheLimitError("this computer has only the one voice")
+    current = speaker.voice_for(None).name
+    index = next((number for number, voice in enumerate(choices) if voice.name == current), -1)
+    index = (index + 1) % len(choices)
+    speaker.set_voice(None, choices[index])
+    speaker.set_voice(HUMAN, choices[index])
+    profile.settings["voice"] = choices[index].name or ""
+    return f"This is voice {index + 1} of {len(choices)}."

@@ -64,6 +64,9 @@ class LaunchOptions:
     """Begin with the spoken tutorial (`--tutorial`)."""
     variants: tuple[str, ...] = ()
     """The `--variant` flags: they apply to a game asked for by name later, where they can."""
+    flagged: frozenset[str] = frozenset()
+    """Output settings given as flags ("rate", "voice", "verbosity"): for this run they win
+    over what the profile remembers of the player's last choice by voice."""
 
 
 class App:
@@ -87,7 +90,7 @@ class App:
     # ---------------------------------------------------------------- parts
 
     def _speaker(self) -> tuple[Speaker, str | None]:
-        speech = speech_settings_from(self.settings, self.profile)
+        speech = speech_settings_from(self.settings, self.profile, self.options.flagged)
         if not self.settings.output.audio:
             return text_only_speaker(speech), None
         try:
@@ -141,7 +144,8 @@ class App:
         speaker, sound_note = self._speaker()
         mirror = TextMirror(out)
         narrator = narrator_from(self.settings, self.profile,
-                                 " ".join(overview(self.rules.game, slap=self.rules.slap)))
+                                 " ".join(overview(self.rules.game, slap=self.rules.slap)),
+                                 self.options.flagged)
         announcer = Announcer(narrator, speaker, mirror)
         pace = pace_from(self.settings.opponent.pace, self.settings.opponent.target_win_rate,
                          self.profile.opponent_seconds_per_card)

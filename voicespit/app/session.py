@@ -24,7 +24,13 @@ from dataclasses import dataclass, field
 from voicespit.app.game_in_play import GameInPlay
 from voicespit.app.keys import Binding, CardKey, GoKey, KeysHelpKey, StopKey, binding_for, key_help
 from voicespit.app.misses import CLIPPING_HEARD, MissLog, clipping_without_words
-from voicespit.app.preferences import AtTheLimitError, step_detail, step_rate, step_volume
+from voicespit.app.preferences import (
+    AtTheLimitError,
+    step_detail,
+    step_rate,
+    step_voice,
+    step_volume,
+)
 from voicespit.app.spoken_rules import RULES_ENDING, rules_in_words
 from voicespit.app.stats import GameTally
 from voicespit.app.table_commands import heard_source, table_record
@@ -297,6 +303,8 @@ class Session:
         elif verb in (Verb.LOUDER, Verb.QUIETER):
             self._change(said, functools.partial(step_volume, self.speaker, self.profile,
                                                  verb is Verb.LOUDER))
+        elif verb is Verb.VOICE:
+            self._change(said, functools.partial(step_voice, self.speaker, self.profile))
         elif verb in (Verb.MORE_DETAIL, Verb.LESS_DETAIL):
             self._change(said, functools.partial(step_detail, self.announcer.narrator,
                                                  self.profile, verb is Verb.MORE_DETAIL))

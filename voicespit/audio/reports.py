@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from voicespit.audio.tts import OPPONENT_VOICE, YOUR_VOICE, Voice
+from voicespit.audio.tts import GAME_VOICES, OPPONENT_VOICE, YOUR_VOICE, Voice
 from voicespit.narration.announcement import Announcement
 
 TimeListener = Callable[[float], None]
@@ -205,3 +205,10 @@ class SpeakerBase:
     def set_voice(self, seat: int | None, voice: Voice) -> None:
         """The voice for one seat (0 you, 1 opponent, None the game)."""
         self.settings.voices[seat] = voice
+
+    def voice_for(self, seat: int | None) -> Voice:
+        return self.settings.voice_for(seat)
+
+    def voice_choices(self) -> tuple[Voice, ...]:
+        """Without a speech engine to ask (words printed only), espeak-ng's."""
+        return GAME_VOICES

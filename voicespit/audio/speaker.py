@@ -73,6 +73,14 @@ class Speaker(Protocol):
 
     def set_voice(self, seat: int | None, voice: Voice) -> None: ...
 
+    def voice_for(self, seat: int | None) -> Voice:
+        """The voice one seat speaks in (0 you, 1 the opponent, None the game)."""
+        ...
+
+    def voice_choices(self) -> tuple[Voice, ...]:
+        """The voices the game's own can be changed to, the default first."""
+        ...
+
     def on_speaking_started(self, listener: TimeListener) -> None: ...
 
     def on_speaking_finished(self, listener: TimeListener) -> None: ...
@@ -200,6 +208,9 @@ class LiveSpeaker(SpeakerBase):
         self._thread.start()
 
     # --------------------------------------------------------------- callers
+
+    def voice_choices(self) -> tuple[Voice, ...]:
+        return self.renderer.game_voices()
 
     def say(self, announcement: Announcement) -> None:
         requested = self._now()

@@ -23,7 +23,7 @@ from voicespit.audio.output import DUCK_DEPTH, FADE_SECONDS, duck_amount
 from voicespit.audio.reports import SpeakerBase, SpeechSettings
 from voicespit.audio.speaker import SPEECH_GAIN, CueSpacing, is_urgent
 from voicespit.audio.speech_queue import AnnouncementQueue, interrupts
-from voicespit.audio.tts import SpeechRenderer
+from voicespit.audio.tts import SpeechRenderer, Voice
 from voicespit.clock import Clock, Timer
 from voicespit.narration.announcement import Announcement
 from voicespit.resampling import resample
@@ -158,6 +158,9 @@ class TimelineSpeaker(SpeakerBase):
         self._spacing = CueSpacing()
         self._words_after: dict[int, float] = {}
         self._speaking = False
+
+    def voice_choices(self) -> tuple[Voice, ...]:
+        return self.renderer.game_voices()
 
     def say(self, announcement: Announcement) -> None:
         now = self.clock.now()

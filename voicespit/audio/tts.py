@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import re
 import shutil
 import sys
 import tempfile
 import threading
 import time
 import wave
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -70,11 +72,42 @@ OPPONENT_VOICE: Final = Voice("en+f3", 60)
 moves never sound like yours even when the words are the same."""
 
 
+GAME_VOICES: Final = (YOUR_VOICE, Voice("en-us", 50), Voice("en+m3", 50), Voice("en+klatt", 50))
+"""The voices "change voice" steps through with espeak-ng: its default English voice,
+its American one, and two other timbres of the same words. None is female: the
+opponent's voice (`OPPONENT_VOICE`) stays the one that sounds unlike the game's."""
+MOST_GAME_VOICES: Final = 6
+"""With another engine, at most this many of its English voices, so that stepping
+through them all stays a few commands long."""
+
+
+def english_voices(voices: Iterable[Any], default: str) -> tuple[Voice, ...]:
+    """The voices "change voice" steps through, from what a pyttsx3 engine other than
+    espeak-ng offers (Windows' or macOS's): the engine's default first, then its other
+    English voices, by their ids."""
+    found: list[Voice] = [YOUR_VOICE]
+    for voice in voices:
+        identifier = str(getattr(voice, "id", "") or "")
+        languages = " ".join(str(language) for language in getattr(voice, "languages", []) or [])
+        described = f"{identifier} {getattr(voice, 'name', '')} {languages}".lower()
+        if identifier and identifier != default and _ENGLISH.search(described):
+            found.append(Voice(identifier, 50))
+    return tuple(found[:MOST_GAME_VOICES])
+
+
+_ENGLISH = re.compile(r"(?<![a-z])en(?![a-z])|english")
+"""An English voice as engines describe it: "en_US", "en-GB", "english", "en"."""
+
+
 class SpeechRenderer(Protocol):
     sample_rate: int
 
     def render(self, text: str, voice: Voice, rate: int) -> Mono:
         """`text` spoken in `voice` at `rate` words a minute, as mono float32 samples."""
+        ...
+
+    def game_voices(self) -> tuple[Voice, ...]:
+        """The voices the game's own can be changed to, the default first."""
         ...
 
     def close(self) -> None: ...
@@ -124,6 +157,8 @@ class Pyttsx3Renderer:
         if not _ENGINE_DEFAULT_VOICE:
             _ENGINE_DEFAULT_VOICE.append(str(self._engine.getProperty("voice") or ""))
         self.default_voice = _ENGINE_DEFAULT_VOICE[0]
+        self._game_voices = GAME_VOICES if self._embedded_commands else english_voices(
+            self._engine.getProperty("voices") or [], self.default_voice)
         shm = Path("/dev/shm")
         self._directory = Path(tempfile.mkdtemp(prefix="voicespit-tts-",
                                                 dir=shm if shm.is_dir() else None))
@@ -146,6 +181,9 @@ class Pyttsx3Renderer:
         """Memory the kept renders take (a long session's speech cache, for the soak)."""
         kept = list(self._cache.values())  # one step under the GIL: safe beside render()
         return sum(samples.nbytes for samples in kept)
+
+    def game_voices(self) -> tuple[Voice, ...]:
+        return self._game_voices
 
     def _on_finished(self, name: object = None, completed: bool = True, **_: object) -> None:
         self._completed = bool(completed)

@@ -77,6 +77,8 @@ def build_app(args: argparse.Namespace) -> App:
     rules = rules_from(settings, args.variant)
     if settings.input.input == "wav" and args.script is None:
         raise SystemExit("voicespit: --input wav needs --script FILE")
+    flagged = frozenset(key for key in ("rate", "voice", "verbosity")
+                        if getattr(args, key) is not None)
     return App(settings, rules, LaunchOptions(seed=args.seed, script=args.script,
                                               tutorial=args.tutorial,
-                                              variants=tuple(args.variant)))
+                                              variants=tuple(args.variant), flagged=flagged))

@@ -57,6 +57,7 @@ class Verb(enum.Enum):
     SPEAK_SLOWER = "speak slower"
     LOUDER = "volume up"
     QUIETER = "volume down"
+    VOICE = "another voice"
     MORE_DETAIL = "more detail"
     LESS_DETAIL = "less detail"
     QUIT = "quit game"
@@ -85,7 +86,7 @@ _GROUPS = {
                      Verb.RULES),
                     Group.INFO),
     **dict.fromkeys((Verb.PAUSE, Verb.RESUME, Verb.FASTER, Verb.SLOWER, Verb.SPEAK_FASTER,
-                     Verb.SPEAK_SLOWER, Verb.LOUDER, Verb.QUIETER, Verb.MORE_DETAIL,
+                     Verb.SPEAK_SLOWER, Verb.LOUDER, Verb.QUIETER, Verb.VOICE, Verb.MORE_DETAIL,
                      Verb.LESS_DETAIL, Verb.QUIT, Verb.YES, Verb.NO, Verb.NEW_GAME, Verb.MORE,
                      Verb.STOP, Verb.TUTORIAL),
                     Group.CONTROL),
