@@ -109,6 +109,10 @@ def overview(game: str, *, slap: bool = True) -> list[str]:
         f"{_capitalized(say(Verb.REPEAT))} repeats what was said last.",
         f"To control the game, say {say(Verb.PAUSE)}, {say(Verb.FASTER)}, {say(Verb.SLOWER)} "
         f"or {say(Verb.QUIT)}.",
+        # Hands-free, the game's own sound is the one setting a player cannot reach
+        # otherwise; the rest of its voice settings are in the control topic.
+        f"For the game's voice, say {say(Verb.LOUDER)}, {say(Verb.QUIETER)}, "
+        f"{say(Verb.SPEAK_FASTER)}, {say(Verb.SPEAK_SLOWER)} or {say(Verb.VOICE)}.",
         f"Say {say(Verb.RULES)} to hear the rules, or {say(Verb.TUTORIAL)} to learn the game "
         "in one guided round.",
         f"Say {say(Verb.NEW_GAME, game=1 - GAMES.index(game))} to play "
