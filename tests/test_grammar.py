@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 
@@ -13,7 +14,7 @@ from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
 from voicespit.speech.language import grammar
 from voicespit.speech.language.commands import GrammarContext, Group, Verb
-from voicespit.speech.language.context import context_for
+from voicespit.speech.language.context import context_for, prior_for
 from voicespit.speech.language.parser import (
     TYPED_SHORTHANDS,
     InvalidCommandError,
@@ -178,6 +179,17 @@ def test_in_play_the_ranks_are_those_face_up_in_front_of_the_player() -> None:
             if command.verb is Verb.PLAY}
     assert said == tops
     assert set(grammar.sentences(context)) < set(grammar.sentences())
+
+
+def test_the_prior_favours_whether_a_card_can_be_played_never_which() -> None:
+    state = fresh_spit()
+    state.apply(0, act.SPIT)
+    prior = prior_for(state, 0)
+    assert prior.ranks == frozenset(range(13)) and Verb.PLAY in prior.verbs
+    assert dataclasses.replace(prior, ranks=context_for(state, 0).ranks) == context_for(state, 0)
+    state.phase = Phase.ROUND_OVER
+    assert prior_for(state, 0) == context_for(state, 0), "no card can be played: as it is"
+    assert Verb.SLAP in prior_for(state, 0).verbs and not prior_for(state, 0).ranks
 
 
 def test_at_the_end_of_a_round_slapping_can_matter_and_plays_cannot() -> None:

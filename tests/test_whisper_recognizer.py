@@ -21,7 +21,9 @@ import pytest
 
 from benchmarks.make_real_corpus import in_its_own_room, read_clip
 from tests.conftest import REAL_VOICES
+from tests.positions import spit_position
 from voicespit.speech.language.commands import Command
+from voicespit.speech.language.context import context_for, prior_for
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.sources import read_wav
@@ -338,6 +340,25 @@ def test_a_rank_the_prior_does_not_favour_is_still_heard_as_itself(
     recognizer.set_prior([sentence for sentence in sentences()
                           if parse(sentence).rank not in (None, 6)])
     assert transcribe(recognizer, said).commands == [Command.play(6, 0)]
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the command")
+def test_the_games_prior_never_pulls_a_said_rank_onto_one_the_player_holds(
+        whisper_model: WhisperModel, tmp_path: Path) -> None:
+    # The player holds an eight and no nine, and says "nine on left". The prior is made
+    # stronger than any audio (6 instead of 0.5), so that what it favours decides: the
+    # game's prior (`prior_for`) favours every rank alike, and the nine stays a nine (the
+    # rules then refuse it with a reason); a prior for the ranks held takes it for the
+    # eight, a card nobody said (round 29 found that at 0.5 on the tuning voices).
+    state = spit_position(mine=("8C", "2C 3D", "", "", ""), left="7H", right="KD")
+    audio = spoken("nine on left", tmp_path)
+    heard = {}
+    for name, context in (("game", prior_for(state, 0)), ("held", context_for(state, 0))):
+        recognizer = WhisperRecognizer(whisper_model, settings=WhisperSettings(prior_bonus=6.0))
+        recognizer.set_prior(sentences(context))
+        heard[name] = commands_of(hear(recognizer, audio))
+    assert heard["game"] == [Command.play(8, 0)], heard
+    assert heard["held"] == [Command.play(7, 0)], heard
 
 
 def test_pruning_keeps_the_best_sentences_exact(whisper_model: WhisperModel) -> None:

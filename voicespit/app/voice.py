@@ -3,9 +3,10 @@
 **Narrowing never forces a choice.** The recognizer always listens for the whole
 grammar, so a rank the player does not hold is heard as itself and refused with
 a reason ("You have no seven."), never taken for one they hold. The table only
-sets a prior: the sentences that can matter now (`context_for`) get a small
-bonus in recognizers that can weigh sentences (Whisper), which breaks near-ties
-and nothing more.
+sets a prior: the sentences that can matter now (`prior_for`: every rank alike
+whenever a card can be played) get a small bonus in recognizers that can weigh
+sentences (Whisper), which breaks near-ties between what can be done and what
+cannot, and never between one card and another.
 
 The recognizer is only ever called from the listener's thread: the referee
 thread hands over the preferred sentences, and the recognizer picks them up
@@ -41,7 +42,7 @@ from voicespit.match.intents import State
 from voicespit.narration.announcement import Priority
 from voicespit.narration.answers import sentence
 from voicespit.speech.language.commands import GrammarContext
-from voicespit.speech.language.context import context_for
+from voicespit.speech.language.context import prior_for
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.far_end import PlaybackReference
@@ -125,7 +126,7 @@ class VoiceCommands:
         """On the referee thread: favour what can matter now."""
         if not self.narrow:
             return
-        context = context_for(state, HUMAN)
+        context = prior_for(state, HUMAN)
         if context != self._context:
             self._context = context
             self.recognizer.prefer(sentences(context))

@@ -9,6 +9,9 @@ than forced onto another rank. Information and control commands are always kept.
 
 from __future__ import annotations
 
+import dataclasses
+
+from voicespit.engine.cards import RANK_COUNT
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
@@ -55,3 +58,24 @@ def context_for(state: SpitState | SpeedState, player: int) -> GrammarContext:
         verbs.add(Verb.PLAY)
     return GrammarContext(frozenset(verbs), frozenset(ranks), frozenset(state.piles_in_use),
                           frozenset(stocks), frozenset(targets))
+
+
+def prior_for(state: SpitState | SpeedState, player: int) -> GrammarContext:
+    """What the recognizer favours in `state`: what can matter now (`context_for`), with
+    every rank whenever a card can be played at all.
+
+    The table says whether a card can be played, never which one was said. A prior for
+    the ranks in front of the player broke near ties between ranks towards a card they
+    hold, and so turned a rank they did not hold into one they did: on the tuning voices
+    "play nine on left" into "play eight on left", a card nobody said, played if it fits
+    (`benchmarks.prior`, round 29). Shared by every rank, the prior still favours a spit
+    at a stalemate, a slap at a round's end and a stockpile that can be turned over.
+    """
+    return with_every_rank(context_for(state, player))
+
+
+def with_every_rank(context: GrammarContext) -> GrammarContext:
+    """`context` with every rank in it when a play can matter at all."""
+    if Verb.PLAY not in context.verbs:
+        return context
+    return dataclasses.replace(context, ranks=frozenset(range(RANK_COUNT)))
