@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from tests.positions import card, speed_position
-from voicespit.engine import DECK, Card, Rules, SpeedState, SpitState, new_game
+from tests.positions import card, speed_position, spit_position, spit_rules
+from voicespit.engine import DECK, Card, Phase, Rules, SpeedState, SpitState, new_game
 from voicespit.engine import actions as act
 from voicespit.engine.events import (
     CardDrawn,
@@ -394,6 +394,42 @@ def test_count_and_score() -> None:
     points.scores = [12, 30]
     assert narrator.answer("score", points).text == (
         "Score: you 12, opponent 30; game to 100.")
+
+
+def test_what_fits_names_each_card_that_goes_on_a_pile_and_which_pile() -> None:
+    # Left shows an eight, right a king: the seven and nine fit left, the ace right, the
+    # two sevens are one answer, the four fits nowhere, and a face-down top is not told
+    # as a card (nobody has seen it) but as one to turn over.
+    state = spit_position(mine=("2C 7H", "9D", "4S", "7C", "3H AS"), left="8C", right="KD",
+                          face_down=[(0, 4)])
+    assert Narrator().answer("what fits", state).text == \
+        "Your seven fits on left, your nine on left; stockpile five can be turned over."
+    state.face_up[0][4] = True
+    assert Narrator().answer("what fits", state).text == \
+        "Your seven fits on left, your nine on left, your ace on right."
+    both = spit_position(mine=("QH", "", "", "", ""), left="JC", right="KD")
+    assert Narrator().answer("what fits", both).text == "Your queen fits on either pile."
+
+
+def test_what_fits_says_when_nothing_does_and_what_else_can_be_done() -> None:
+    nothing = spit_position(mine=("4S", "2C 4H", "", "", ""), left="8C", right="KD")
+    assert Narrator().answer("what fits", nothing).text == \
+        "None of your cards fits; a card can move into your empty space."
+    turn = spit_position(spit_rules(auto_turn_up=False), mine=("4S", "2C 3D", "", "", ""),
+                         left="8C", right="KD", face_down=[(0, 1)])
+    assert "stockpile two can be turned over" in Narrator().answer("what fits", turn).text
+    stuck = spit_position(mine=("4S",), theirs=("4C",), left="8C", right="KD",
+                          phase=Phase.STALEMATE)
+    assert Narrator().answer("what fits", stuck).text == \
+        "None of your cards fits: nobody can play."
+    over = spit_position(mine=("4S",), left="8C", right="KD", phase=Phase.ROUND_OVER)
+    assert Narrator().answer("what fits", over).text == "Nothing: the round is over."
+
+
+def test_what_fits_in_speed_goes_through_the_hand_from_low_to_high() -> None:
+    state = speed_position(my_hand="AS 9D 4H 2C", my_draw="5C", left="3C", right="TD")
+    assert Narrator().answer("what fits", state).text == \
+        "Your two fits on left, your four on left, your nine on right; you can draw."
 
 
 @pytest.mark.parametrize("query", ["piles", "my cards", "count", "score", "face down"])

@@ -13,6 +13,7 @@ from voicespit.engine.actions import PILE_NAMES
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
 from voicespit.narration.announcement import Verbosity
+from voicespit.narration.answers import what_fits
 
 
 def started(harness: Harness) -> None:
@@ -264,6 +265,11 @@ def test_information_commands_answer_from_the_table() -> None:
     harness.run(5.0)
     harness.type("count")
     assert harness.lines()[-1].endswith(" Piles: left 1, right 1."), "how tall the piles stand"
+    harness.session.handle_text("what can i play", spoken=True)
+    answer = harness.lines()[-1]
+    state = harness.session.game.match.snapshot() if harness.session.game else None
+    assert state is not None and answer == what_fits(state, 0), answer
+    assert answer.startswith(("Your ", "None of your cards fits")), answer
 
 
 @pytest.mark.parametrize(("typed", "answer"), [

@@ -45,6 +45,8 @@ GLANCES: tuple[Glance, ...] = (
     Glance("the top card of one pile", Command(Verb.PILE, pile=0), query="left"),
     Glance("your face-up cards: each stockpile's top in Spit, your hand in Speed",
            Command(Verb.MY_CARDS), query="my cards"),
+    Glance("which of your cards fit which pile",
+           Command(Verb.HINT), query="what fits"),
     Glance("how many cards lie face down under each of your stockpiles and your "
            "opponent's, and the spit cards", Command(Verb.FACE_DOWN), ("spit",), "face down"),
     Glance("the size of the draw piles and side piles", Command(Verb.FACE_DOWN), ("speed",),

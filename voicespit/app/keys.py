@@ -104,6 +104,7 @@ KEYS: Final[dict[str, Binding]] = {
     ".": Command(Verb.SLAP, pile=RIGHT),
     "\t": Command(Verb.PILES),
     "/": Command(Verb.MY_CARDS),
+    "*": Command(Verb.HINT),
     "#": Command(Verb.COUNT),
     "@": Command(Verb.SCORE),
     ";": Command(Verb.OPPONENT_CARDS),
@@ -118,7 +119,7 @@ KEYS: Final[dict[str, Binding]] = {
 
 KEY_NAMES: Final = {" ": "space", "\x1b": "escape", "\t": "tab", "\n": "enter",
                     ",": "comma", ".": "full stop", "/": "slash", "#": "hash", "@": "at",
-                    "?": "question mark", "-": "minus", "+": "plus", "=": "equals",
+                    "?": "question mark", "*": "star", "-": "minus", "+": "plus", "=": "equals",
                     ";": "semicolon", "'": "apostrophe"}
 
 def key_help(game: str, *, slap: bool = True, stockpiles: int = 5) -> list[str]:
@@ -138,6 +139,7 @@ def key_help(game: str, *, slap: bool = True, stockpiles: int = 5) -> list[str]:
     return [*cards, "Space starts, says ready or spit, and answers yes.",
             "Escape pauses and answers no.", *slaps,
             "Tab says the piles, slash your cards, hash the count and at the score.",
+            "Star says which of your cards fit which pile.",
             "Semicolon says the opponent's cards, and apostrophe your face-down cards.",
             "Enter says the last announcement again, and question mark these keys.",
             "Minus and plus make the opponent slower or faster.",

@@ -60,7 +60,7 @@ TALKED_OVER = "I was talking: say it again."
 NO_GAME = "no game is on: say new game to start"
 TABLE_QUERIES = {Verb.PILES: "piles", Verb.MY_CARDS: "my cards", Verb.COUNT: "count",
                  Verb.SCORE: "score", Verb.OPPONENT_CARDS: "opponent's cards",
-                 Verb.FACE_DOWN: "face down"}
+                 Verb.FACE_DOWN: "face down", Verb.HINT: "what fits"}
 """The information commands answered from the table (with Verb.PILE: "left"/"right")."""
 CONTROLS = {Verb.PAUSE: Control.PAUSE, Verb.RESUME: Control.RESUME,
             Verb.FASTER: Control.FASTER, Verb.SLOWER: Control.SLOWER}

@@ -8,14 +8,16 @@ Speed hand is secret: only how many cards it holds is ever said.
 
 from __future__ import annotations
 
+from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
 from voicespit.engine.cards import Card, ace_high_step
 from voicespit.engine.speed import SpeedState
 from voicespit.engine.spit import SpitState
+from voicespit.engine.state import Phase
 
 State = SpitState | SpeedState
 TABLE_QUERIES = ("piles", "left", "right", "my cards", "opponent's cards", "face down",
-                 "count", "score")
+                 "count", "score", "what fits")
 """The questions answered from the table alone (the narrator adds "repeat" and "help")."""
 QUERY_ALIASES = {"cards": "my cards", "hand": "my cards", "my hand": "my cards", "pile": "piles",
                  "opponent": "opponent's cards", "face down cards": "face down"}
@@ -73,6 +75,8 @@ def answer_text(query: str, state: State, seat: int) -> str:
         return f"{count_words(state, seat)} Piles: {sizes}."
     if key == "score":
         return _score_words(state, seat)
+    if key == "what fits":
+        return what_fits(state, seat)
     raise ValueError(f"no answer for {query!r}; ask one of: {', '.join(TABLE_QUERIES)}")
 
 
@@ -88,6 +92,49 @@ def describe_cards(state: State, seat: int) -> str:
     if not words:
         return "Your stockpiles are empty."
     return "Your cards: " + ", ".join(words) + "."
+
+
+def what_fits(state: State, seat: int) -> str:
+    """Which of the seat's face-up cards go on which pile now ("Your seven fits on left,
+    your king on either pile."): what a sighted player sees by looking from their cards
+    to the piles, and a listener can only work out by holding both in memory."""
+    if state.phase is Phase.READY:
+        return "Nothing yet: the round has not started."
+    if state.phase is Phase.ROUND_OVER:
+        return "Nothing: the round is over."
+    if state.phase is Phase.GAME_OVER:
+        return "Nothing: the game is over."
+    plays: dict[Card, set[int]] = {}
+    others: list[str] = []
+    for action in state.legal_actions(seat):
+        if isinstance(action, act.PlayCard):
+            plays.setdefault(action.card, set()).add(action.pile)
+        elif isinstance(action, act.Play) and isinstance(state, SpitState) \
+                and (top := state.stock_top(seat, action.stock)) is not None:
+            plays.setdefault(top, set()).add(action.pile)
+        elif isinstance(action, act.TurnUp):
+            others.append(f"stockpile {STOCK_NAMES[action.stock]} can be turned over")
+        elif isinstance(action, act.Fill) and FILL_WORDS not in others:
+            others.append(FILL_WORDS)
+        elif isinstance(action, act.Draw):
+            others.append("you can draw")
+    if not plays:
+        lead = "none of your cards fits" + (": nobody can play"
+                                            if state.phase is Phase.STALEMATE else "")
+        return sentence("; ".join([lead, *others]))
+    colours = state.rules.alternating_colours
+    cards = hand_in_spoken_order(list(plays)) if isinstance(state, SpeedState) else list(plays)
+    # Two sevens on two stockpiles are one answer: the player says the rank.
+    where: dict[str, set[int]] = {}
+    for card in cards:
+        where.setdefault(card_words(card, colours), set()).update(plays[card])
+    said = [f"your {words} {'fits ' if index == 0 else ''}on "
+            f"{'either pile' if len(piles) > 1 else PILE_NAMES[min(piles)]}"
+            for index, (words, piles) in enumerate(where.items())]
+    return sentence("; ".join([", ".join(said), *others]))
+
+
+FILL_WORDS = "a card can move into your empty space"
 
 
 def _layout_words(state: SpitState, seat: int) -> list[str]:

@@ -41,6 +41,7 @@ class Verb(enum.Enum):
     PILES = "show piles"
     PILE = "what's on"
     MY_CARDS = "my cards"
+    HINT = "what can i play"
     COUNT = "how many cards"
     SCORE = "score please"
     REPEAT = "say again"
@@ -81,7 +82,7 @@ class Verb(enum.Enum):
 _GROUPS = {
     **dict.fromkeys((Verb.PLAY, Verb.FLIP, Verb.MOVE, Verb.DRAW), Group.MOVE),
     **dict.fromkeys((Verb.SPIT, Verb.SLAP, Verb.READY), Group.ROUND),
-    **dict.fromkeys((Verb.PILES, Verb.PILE, Verb.MY_CARDS, Verb.COUNT, Verb.SCORE,
+    **dict.fromkeys((Verb.PILES, Verb.PILE, Verb.MY_CARDS, Verb.HINT, Verb.COUNT, Verb.SCORE,
                      Verb.REPEAT, Verb.HELP, Verb.OPPONENT_CARDS, Verb.FACE_DOWN, Verb.SETUP,
                      Verb.RULES),
                     Group.INFO),

@@ -106,6 +106,7 @@ def overview(game: str, *, slap: bool = True) -> list[str]:
     sentences += [
         f"To hear the table, say {say(Verb.PILES)}, {say(Verb.MY_CARDS)}, {say(Verb.COUNT)} "
         f"or {say(Verb.SCORE)}.",
+        f"{_capitalized(say(Verb.HINT))} tells you which of your cards fit which pile.",
         f"{_capitalized(say(Verb.REPEAT))} repeats what was said last.",
         f"To control the game, say {say(Verb.PAUSE)}, {say(Verb.FASTER)}, {say(Verb.SLOWER)} "
         f"or {say(Verb.QUIT)}.",
