@@ -548,6 +548,9 @@ def test_a_refusal_names_what_was_understood() -> None:
     assert Narrator().refusal(refused).text == "Seven on left? You have no seven face up."
     late = IntentRefused(0, None, "left is now a nine", too_late=True, said="stockpile two on left")
     assert Narrator().refusal(late).text == "Stockpile two on left? Too late: left is now a nine."
+    # The recognizer writes "i"; the printed line is read, by eye too.
+    asked = IntentRefused(0, None, "no game is on", said="what can i play")
+    assert Narrator().refusal(asked).text == "What can I play? No game is on."
 
 
 def test_say_again_only_when_nothing_usable_was_heard() -> None:

@@ -12,6 +12,7 @@ nothing here ever reads it or narrates the cards the opponent draws.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
@@ -89,8 +90,10 @@ def stock_pan(slot: int, count: int) -> float:
 
 
 def heard_words(said: str) -> str:
-    """What the game understood, as the start of its answer ("Seven on left? ...")."""
-    return f"{capitalized(said.strip())}? " if said.strip() else ""
+    """What the game understood, as the start of its answer ("Seven on left? ...",
+    "What can I play? ...": the recognizer writes the word I in lower case)."""
+    words = re.sub(r"\bi\b", "I", said.strip())
+    return f"{capitalized(words)}? " if words else ""
 
 
 class Narrator:
