@@ -41,6 +41,8 @@ def test_the_deal_teaches_every_lesson_to_a_player_who_follows_it() -> None:
     assert run.finished, "\n".join(run.transcript[-30:])
     assert set(LESSONS) <= set(run.lessons), run.lessons
     assert run.lessons[:3] == ["table", "start", "play"], run.lessons
+    # The hint is offered, and asked for, with the words that ask for it in a real game.
+    assert "what can i play" in run.said and "hint" in run.lessons, run.said
     text = "\n".join(run.transcript)
     assert "You played every card of your stockpiles, so the round is over." in text
     assert re.search(r"Left has (\d+) cards and right has (?!\1\b)\d+", text)
@@ -119,7 +121,7 @@ def test_a_player_who_never_asks_gets_the_hint_after_a_quiet_while() -> None:
     reader = TutorialReader(ask_for_hints=False)
     run = follow_tutorial(harness, harness.type, reader)
     assert run.finished, "\n".join(run.transcript[-30:])
-    assert "what can i say" not in run.said
+    assert "what can i play" not in run.said
     assert "hint" not in run.lessons  # no hint was asked for: they all came by themselves
 
 

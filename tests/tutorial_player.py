@@ -2,7 +2,7 @@
 
 `TutorialReader` reads the printed lines as a screen reader would and decides
 what to say: the instruction that ends the newest line ("Say seven on left.",
-"For a hint, say what can I say."), the last command again after "Say
+"For a hint, say what can I play."), the last command again after "Say
 again?", and, when nothing is said for a while, the hint phrase it was once
 told. With `mistakes` it gets a few things wrong first, once each, as a
 beginner would: a card on the wrong pile, "spit" and "slap left" while play is

@@ -32,7 +32,8 @@ RULE = ["A card goes on a pile when it is one above or one below the top card.",
         "An ace sits next to both the king and the two."]
 TURNED_UP = "The card under it turned face up by itself."
 FILLED = "A stockpile was empty, so a card from your tallest one moved into it."
-HINT_OFFER = f"For a hint, say {said(Command(Verb.HELP))}."
+HINT_OFFER = f"For a hint, say {said(Command(Verb.HINT))}."
+"""The hint is asked for with the words that ask for it in a real game too."""
 ALONE = ["Now find your cards yourself.",
          f"Say {said(Command(Verb.MY_CARDS))} and {said(Command(Verb.PILES))} to hear the table.",
          HINT_OFFER]

@@ -131,6 +131,13 @@ class Tutorial:
         if command.verb is Verb.HELP and command.topic is None:
             self._help(self.match.snapshot())
             return True
+        if command.verb is Verb.HINT and self.step in (Step.GUIDED, Step.ALONE):
+            # While cards are played, the coach's hint (the card, the pile and the words
+            # that play it); otherwise the game's own answer from the table.
+            state = self.match.snapshot()
+            if state.phase is Phase.PLAY:
+                self._help(state)
+                return True
         if command.verb is Verb.SLAP:
             self._slap(command, self.match.snapshot())
             return True
@@ -246,7 +253,7 @@ class Tutorial:
                 lead += lessons.RULE
             self._speak(lead, self._hint(state, plays, lead))
             return
-        offer = self._asking(Command(Verb.HELP), lessons.HINT_OFFER)
+        offer = self._asking(Command(Verb.HINT), lessons.HINT_OFFER)
         if lead:
             self._speak([line for line in lead if line != lessons.HINT_OFFER], offer)
         self._step_words = offer
