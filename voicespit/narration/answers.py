@@ -94,6 +94,10 @@ def describe_cards(state: State, seat: int) -> str:
     return "Your cards: " + ", ".join(words) + "."
 
 
+FILL_WORDS = "a card can move into your empty space"
+"""Said once however many moves into empty stockpiles there are."""
+
+
 def what_fits(state: State, seat: int) -> str:
     """Which of the seat's face-up cards go on which pile now ("Your seven fits on left,
     your king on either pile."): what a sighted player sees by looking from their cards
@@ -132,9 +136,6 @@ def what_fits(state: State, seat: int) -> str:
             f"{'either pile' if len(piles) > 1 else PILE_NAMES[min(piles)]}"
             for index, (words, piles) in enumerate(where.items())]
     return sentence("; ".join([", ".join(said), *others]))
-
-
-FILL_WORDS = "a card can move into your empty space"
 
 
 def _layout_words(state: SpitState, seat: int) -> list[str]:
