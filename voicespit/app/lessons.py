@@ -14,9 +14,10 @@ from voicespit.engine.spit import SpitState
 from voicespit.engine.state import Phase
 from voicespit.match.events import IntentRefused
 from voicespit.match.intents import State
+from voicespit.narration.answers import as_said
 from voicespit.speech.language.commands import Command, Verb
 from voicespit.speech.language.grammar import sample_phrases
-from voicespit.speech.language.help import as_said, said
+from voicespit.speech.language.help import said
 from voicespit.speech.language.parser import command_in
 
 PLAYER = 0

@@ -8,6 +8,8 @@ Speed hand is secret: only how many cards it holds is ever said.
 
 from __future__ import annotations
 
+import re
+
 from voicespit.engine import actions as act
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
 from voicespit.engine.cards import Card, ace_high_step
@@ -25,6 +27,12 @@ QUERY_ALIASES = {"cards": "my cards", "hand": "my cards", "my hand": "my cards",
 
 def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def as_said(phrase: str) -> str:
+    """A grammar sentence (or a recognizer's words) written as it is said: "what can i
+    say" -> "what can I say"."""
+    return re.sub(r"\bi\b", "I", phrase)
 
 
 def sentence(text: str) -> str:

@@ -12,7 +12,6 @@ nothing here ever reads it or narrates the cards the opponent draws.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from voicespit.engine.actions import PILE_NAMES, STOCK_NAMES
@@ -54,6 +53,7 @@ from voicespit.narration.answers import (
     QUERY_ALIASES,
     TABLE_QUERIES,
     answer_text,
+    as_said,
     capitalized,
     card_words,
     describe_cards,
@@ -92,7 +92,7 @@ def stock_pan(slot: int, count: int) -> float:
 def heard_words(said: str) -> str:
     """What the game understood, as the start of its answer ("Seven on left? ...",
     "What can I play? ...": the recognizer writes the word I in lower case)."""
-    words = re.sub(r"\bi\b", "I", said.strip())
+    words = as_said(said.strip())
     return f"{capitalized(words)}? " if words else ""
 
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from voicespit.narration.answers import as_said
 from voicespit.speech.language.commands import Command, Group, Verb
 from voicespit.speech.language.grammar import HELP_TOPIC_WORDS, PHRASINGS, Phrasing, phrase_for
 
@@ -53,11 +54,6 @@ whose own meaning speaks of slapping does instead."""
 def said(command: Command) -> str:
     """The canonical phrase for a command, written as it is said ("what can I say")."""
     return as_said(phrase_for(command))
-
-
-def as_said(phrase: str) -> str:
-    """A grammar sentence written as it is said: "what can i say" -> "what can I say"."""
-    return re.sub(r"\bi\b", "I", phrase)
 
 
 def applies_to(phrasing: Phrasing, game: str) -> bool:
