@@ -55,15 +55,15 @@ class Trial:
     context: GrammarContext
 
 
-def without_rank(rank: int, pool: list[State], rng: random.Random) -> GrammarContext:
-    """A play state's context in which the player has no card of `rank` face up."""
-    candidates = [context_for(state, 0) for state in pool if state.phase is Phase.PLAY]
-    fitting = [context for context in candidates if context.ranks and rank not in context.ranks]
-    return rng.choice(fitting)
+def without_rank(rank: int, playing: list[GrammarContext], rng: random.Random) -> GrammarContext:
+    """One of the play states' contexts in which the player has no card of `rank` face up."""
+    return rng.choice([context for context in playing
+                       if context.ranks and rank not in context.ranks])
 
 
 def trials(items: list[CorpusItem], pool: list[State], seed: int) -> list[Trial]:
     rng = random.Random(seed)
+    playing = [context_for(state, 0) for state in pool if state.phase is Phase.PLAY]
     planned: list[Trial] = []
     for item in items:
         command = parse(item.transcript) if item.kind == "command" and item.transcript else None
@@ -74,23 +74,20 @@ def trials(items: list[CorpusItem], pool: list[State], seed: int) -> list[Trial]
             continue
         planned.append(Trial(item, "held", context_for_command(command, pool, rng)))
         if command.verb is Verb.PLAY and command.rank is not None:
-            planned.append(Trial(item, "unheld", without_rank(command.rank, pool, rng)))
+            planned.append(Trial(item, "unheld", without_rank(command.rank, playing, rng)))
     return planned
 
 
 def outcome(trial: Trial, result: FileResult) -> str:
     """What the player would meet: "right", "refused", "wrong", "card not said" (a
     move of a rank the player holds that was not said: played if it fits a pile)."""
-    expected = result.expected
-    if trial.scenario == "chatter":
-        if not result.commands:
-            return "right"
-        return "card not said" if any(_holds(trial, c) for c in result.commands) else "wrong"
+    chatter = trial.scenario == "chatter"
     if not result.commands:
-        return "refused"
-    if result.commands == [expected]:
+        return "right" if chatter else "refused"
+    if not chatter and result.commands == [result.expected]:
         return "right"
-    unsaid = [c for c in result.commands if c != expected]
+    # Chatter expects nothing, so every command taken from it is unsaid.
+    unsaid = [c for c in result.commands if c != result.expected]
     return "card not said" if any(_holds(trial, c) for c in unsaid) else "wrong"
 
 
@@ -124,8 +121,9 @@ def main() -> None:
                 else trial.context
             recognizer.set_prior(sentences(context))
             result = transcribe(recognizer, trial.item)
-            seen[bonus] = f"{outcome(trial, result)} ({result.heard or 'nothing'})"
-            counts.setdefault((bonus, trial.scenario), Counter())[outcome(trial, result)] += 1
+            decided = outcome(trial, result)
+            seen[bonus] = f"{decided} ({result.heard or 'nothing'})"
+            counts.setdefault((bonus, trial.scenario), Counter())[decided] += 1
         if len(set(seen.values())) > 1:
             changed.append(f"{trial.scenario} {trial.item.name} [{trial.item.transcript}]: "
                            + "; ".join(f"{bonus}: {text}" for bonus, text in seen.items()))
