@@ -558,7 +558,8 @@ def talk_settings(changes: list[str] | None) -> dict[str, float]:
         key, _, value = change.partition("=")
         if key not in fields:
             raise SystemExit(f"--talk {change}: TalkSettings has no {key!r}")
-        found[key] = fields[key](value)
+        kind = fields[key]
+        found[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
     return found
 
 

@@ -8,7 +8,8 @@ echo before the jump, and after it every loud word of the game's could pass for 
 player. The game's greeting plays for 44 s in a 0.5 s room whose echo jumps at `--at`
 seconds (from -20 to +5, -10 to +10 and 0 to +10 dB over the player's level); the real
 cancellers (AEC3 and speexdsp) and detector run in block order. For each detector
-(the canceller's output alone; the microphone route without its window; the game's),
+(the canceller's output alone; the microphone route without its window; the rule alone;
+the game's, with the model of the player's voice, `voice_frames.py`),
 the times the detector started and how long it judged the player "talking" in all.
 """
 
@@ -26,9 +27,10 @@ from voicespit.speech.signal import FRAME
 
 JUMPS = ((-20.0, 5.0), (-10.0, 10.0), (0.0, 10.0))
 DETECTORS = {
-    "canceller alone": TalkSettings(microphone_margin_db=None),
-    "microphone, no window": TalkSettings(microphone_frames=10 ** 9),
-    "the game's": TalkSettings(),
+    "canceller alone": TalkSettings(microphone_margin_db=None, voice_model=False),
+    "microphone, no window": TalkSettings(microphone_frames=10 ** 9, voice_model=False),
+    "the rule alone (the game's before round 30)": TalkSettings(voice_model=False),
+    "the game's (with the model of the player's voice)": TalkSettings(),
 }
 
 

@@ -12,7 +12,8 @@ command's start is lost), the delay from the player's first sound to the first s
 (median and 95th percentile; a command never suspected counts as its length plus 0.5 s),
 and, on the narration alone, false starts and false suspicions a minute. The game's
 reaction (hush, stop) is not simulated: that is the closed loop's to measure.
-`--set onset_frames=2` replays with a `TalkSettings` field changed.
+`--set onset_frames=2` replays with a `TalkSettings` field changed (`--set
+voice_model=false`: the rule alone, without the model of `voice_frames.py`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from benchmarks.echo import CONDITIONS
 from benchmarks.echo_capture import Capture, capture
 from benchmarks.room import RoomCondition
 from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
+from voicespit.speech.listening.voice_frames import VoiceFrameModel
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.signal import FRAME
 
@@ -49,8 +51,9 @@ class Replayed:
     """Seconds at which it found the player."""
 
 
-def replay(signals: Capture, settings: TalkSettings) -> Replayed:
-    detector = TalkDetector(settings)
+def replay(signals: Capture, settings: TalkSettings,
+           voice_model: VoiceFrameModel | None = None) -> Replayed:
+    detector = TalkDetector(settings, voice_model)
     loud = np.abs(signals.far.astype(np.int32)) >= AUDIBLE
     heard_until = float("-inf")
     suspicions: list[float] = []
@@ -80,10 +83,10 @@ def per_minute(times: list[float], seconds: float) -> float:
 
 
 def room_row(split: str, condition: RoomCondition, seconds: float,
-             settings: TalkSettings) -> str:
+             settings: TalkSettings, voice_model: VoiceFrameModel | None = None) -> str:
     commands = Capture.load(capture(split, condition, True, seconds))
     alone = Capture.load(capture(split, condition, False, seconds))
-    heard = replay(commands, settings)
+    heard = replay(commands, settings, voice_model)
     found = soon = 0
     delays = []
     for onset, end in zip(commands.onsets, commands.ends, strict=True):
@@ -94,7 +97,7 @@ def room_row(split: str, condition: RoomCondition, seconds: float,
         soon += bool(starts) and starts[0] - onset <= 0.3
         suspected = [t for t in heard.suspicions if onset - 0.05 <= t <= end]
         delays.append(1000 * ((suspected[0] if suspected else end + 0.5) - onset))
-    nobody = replay(alone, settings)
+    nobody = replay(alone, settings, voice_model)
     length = len(alone.microphone) / SAMPLE_RATE
     return (f"| {condition.name} | {found} of {len(delays)} | {soon} "
             f"| {statistics.median(delays):.0f} / {np.percentile(delays, 95):.0f} ms "
@@ -104,12 +107,14 @@ def room_row(split: str, condition: RoomCondition, seconds: float,
 
 def settings_from(assignments: list[str]) -> TalkSettings:
     fields = {field.name: field.type for field in dataclasses.fields(TalkSettings)}
-    changes: dict[str, float | int] = {}
+    changes: dict[str, float | int | bool] = {}
     for assignment in assignments:
         name, value = assignment.split("=", 1)
         if name not in fields:
             raise SystemExit(f"TalkSettings has no field {name!r}")
-        changes[name] = int(value) if fields[name] in (int, "int") else float(value)
+        kind = fields[name]
+        changes[name] = (value.lower() in ("1", "true", "yes") if kind in (bool, "bool")
+                         else int(value) if kind in (int, "int") else float(value))
     return dataclasses.replace(TalkSettings(), **changes)  # type: ignore[arg-type]
 
 

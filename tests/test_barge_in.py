@@ -103,6 +103,19 @@ def test_with_no_echo_a_word_over_the_games_first_seconds_is_heard(seconds: floa
     assert len(onsets) == 1, "nothing but the player started anything"
 
 
+def test_a_word_the_canceller_hides_under_a_louder_echo_is_found_by_the_model() -> None:
+    # A real "four" at 8 s, the echo 5 dB over the player in a 0.5 s room: AEC3 leaves too
+    # little of it for the rule; how the microphone and the linear filter's output stand
+    # to what the game alone makes of them tells the player (voice_frames.py).
+    player = player_saying("4_yweweler_1.wav")
+    at = 8 * SAMPLE_RATE
+    by_rule = onsets_in_room(5.0, player, at, settings=TalkSettings(voice_model=False))
+    with_model = onsets_in_room(5.0, player, at)
+    assert by_rule == [], "the rule alone finds this word: the test no longer shows the model"
+    assert len(with_model) == 1, with_model
+    assert at / SAMPLE_RATE <= with_model[0] <= at / SAMPLE_RATE + 0.3, with_model
+
+
 def exactly_at(db: float, frames: int) -> np.ndarray:
     """`frames` 10 ms frames, every one exactly at `db` dBFS."""
     return np.resize(np.asarray([1, -1]) * round(32768.0 * 10 ** (db / 20)),
@@ -290,7 +303,9 @@ def test_the_microphone_speaks_for_the_player_only_while_the_canceller_learns() 
     # after them the canceller's word goes (a volume turned up would otherwise be taken for
     # the player until the game fell silent).
     def found_after(game_seconds: float, restarted: bool = False) -> bool:
-        detector = TalkDetector()
+        # The rule's own route: the model of the player's voice (below) cannot tell this
+        # voice from the game's echo turned up 20 dB, and is not what is tested here.
+        detector = TalkDetector(TalkSettings(voice_model=False))
         hear_the_quiet_room(detector)
         far, hidden, echo = exactly_at(-20.0, 3), exactly_at(-70.0, 3), exactly_at(-60.0, 3)
         for _ in range(round(game_seconds / 0.03)):  # the game alone: faint echo, hidden

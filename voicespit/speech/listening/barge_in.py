@@ -63,6 +63,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from voicespit.speech.listening import voice_frames
+from voicespit.speech.listening.voice_frames import VoiceFrameModel
 from voicespit.speech.signal import FRAME
 
 _SILENCE_DB = -100.0
@@ -136,6 +138,11 @@ class TalkSettings:
     the game for the player once the volume was turned up ("talking" for the 32 s of game
     left after the jump); the linear filter agreeing cut that only to 2 to 16 s
     (`benchmarks.echo_jump`: after the window, a jump is judged as without the route)."""
+    voice_model: bool = True
+    """Also judge a frame heard over the game by the model fitted on how the microphone, the
+    linear canceller's output and AEC3's stand to what the game alone makes of each
+    (`voice_frames.py`): a frame it judges the player's is loud as if the rule had. False:
+    the rule alone (the detector before round 30)."""
     learn_frames: int = 100
     """While the game plays, nothing is the player until the residual has been heard this
     long (at the start the canceller is still learning the room, and its residual is
@@ -161,8 +168,13 @@ class TalkDetector:
     """Feeds on pairs of blocks (cancelled, microphone); reports the player's speech."""
 
 
-    def __init__(self, settings: TalkSettings | None = None) -> None:
+    def __init__(self, settings: TalkSettings | None = None,
+                 voice_model: VoiceFrameModel | None = None) -> None:
+        """`voice_model`: the model of the player's voice over the game to use instead of
+        the fitted one (`voice_frames.fitted`), when `settings.voice_model` allows one."""
         self.settings = settings or TalkSettings()
+        self._voice_model = (voice_model or voice_frames.fitted()) \
+            if self.settings.voice_model else None
         self._history: collections.deque[float] = collections.deque(
             maxlen=self.settings.floor_frames)
         self._floor = _SILENCE_DB
@@ -220,6 +232,9 @@ class TalkDetector:
         """Frames since the last loud one (none yet: as if long ago)."""
         self.last_loud: list[bool] = []
         """For each frame of the last block fed: judged a voice that is not the game's."""
+        self.last_features: list[npt.NDArray[np.float64] | None] = []
+        """For each frame of the last block fed: what the model of the player's voice was
+        asked about it (None: it was not asked; `benchmarks.talk_fit` learns from these)."""
         self.echo_lingers = False
         """The game has stopped playing, but the room's echo of it may not have died away
         yet (the far end's envelope, decaying as a room's echo does, still predicts a
@@ -234,13 +249,14 @@ class TalkDetector:
         linear canceller's output for it (`linear_echo.py`), if one runs."""
         started = False
         settings = self.settings
-        levels = _levels(cancelled)
-        far_levels = _levels(far) if far is not None else [_SILENCE_DB] * len(levels)
+        levels = frame_levels(cancelled)
+        far_levels = frame_levels(far) if far is not None else [_SILENCE_DB] * len(levels)
         linear_levels: list[float | None] = [None] * len(levels)
         if linear is not None and len(linear) == len(cancelled):
-            linear_levels = list(_levels(linear))
+            linear_levels = list(frame_levels(linear))
         self.last_loud = []
-        for level, raw, played, filtered in zip(levels, _levels(microphone), far_levels,
+        self.last_features = []
+        for level, raw, played, filtered in zip(levels, frame_levels(microphone), far_levels,
                                                 linear_levels, strict=True):
             self._follow_far(played)
             self._game_frames += game_playing
@@ -265,9 +281,10 @@ class TalkDetector:
 
     def _follow_microphone_gains(self) -> None:
         """The microphone's and the linear filter's echo gains, from what has been learnt;
-        only while the microphone may still speak for the player (`microphone_frames`), the
-        one use of them."""
-        if self._residual and self._game_frames <= self.settings.microphone_frames:
+        while the microphone may still speak for the player (`microphone_frames`) and, for
+        the model of the player's voice, all the time."""
+        if self._residual and (self._game_frames <= self.settings.microphone_frames
+                               or self._voice_model is not None):
             percentile = self.settings.residual_percentile
             self._microphone_gain = float(np.percentile(self._microphone_residual, percentile))
             self._linear_gain = float(np.percentile(self._linear_residual, percentile))
@@ -371,8 +388,8 @@ class TalkDetector:
         if game_playing and not learnt:
             threshold = float("inf")
         suspect_threshold = threshold
+        likely_residual = min(self._envelope + self._residual_gain, self._residual_top)
         if game_playing and learnt:
-            likely_residual = min(self._envelope + self._residual_gain, self._residual_top)
             threshold = max(threshold, likely_residual + settings.residual_margin_db)
             suspect_threshold = max(suspect_threshold,
                                     likely_residual + settings.suspect_margin_db)
@@ -389,6 +406,18 @@ class TalkDetector:
             loud = raw >= max(floor_threshold, self._envelope + self._microphone_gain + margin) \
                 and linear >= max(floor_threshold, self._envelope + self._linear_gain + margin)
             near = near or loud
+        asked = None
+        if game_playing and learnt and linear is not None and self._voice_model is not None:
+            asked = voice_frames.features(
+                level - likely_residual, level - raw,
+                linear - (self._envelope + self._linear_gain),
+                raw - (self._envelope + self._microphone_gain), linear - raw)
+            # Only over the room's noise: with no echo (headphones put on) the linear filter
+            # has nothing to remove, and the room's own noise, left whole, looked like a
+            # voice it could not cancel: the game hushed itself for nobody.
+            loud = loud or (linear >= floor_threshold and self._voice_model.accepts(asked))
+            near = near or loud
+        self.last_features.append(asked)
         self.last_loud.append(loud)
         self._recent.append(loud)
         self._near.append(near)
@@ -413,7 +442,7 @@ class TalkDetector:
         return False
 
 
-def _levels(samples: npt.NDArray[np.int16]) -> list[float]:
+def frame_levels(samples: npt.NDArray[np.int16]) -> list[float]:
     """dB full scale of each whole 10 ms frame."""
     usable = len(samples) - len(samples) % FRAME
     frames = samples[:usable].astype(np.float64).reshape(-1, FRAME)
