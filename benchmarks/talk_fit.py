@@ -32,11 +32,10 @@ import numpy.typing as npt
 from benchmarks.echo import CONDITIONS
 from benchmarks.echo_capture import Capture, capture
 from benchmarks.room import RoomCondition
-from benchmarks.talk_replay import AUDIBLE, BLOCK, TAIL_SECONDS, room_row
+from benchmarks.talk_replay import fed, room_row
 from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings, frame_levels
 from voicespit.speech.listening.voice_frames import FEATURES, FITTED, VoiceFrameModel
 from voicespit.speech.logistic import fit
-from voicespit.speech.recognizer import SAMPLE_RATE
 
 SECONDS = 240.0
 SETTLE_FRAMES = 1500
@@ -60,19 +59,9 @@ class RoomFrames:
 def asked(signals: Capture) -> tuple[list[npt.NDArray[np.float64]], list[int]]:
     """What the detector would ask the model, and the frame each was asked about."""
     detector = TalkDetector(TalkSettings(), NEVER)
-    loud = np.abs(signals.far.astype(np.int32)) >= AUDIBLE
-    heard_until = float("-inf")
     features: list[npt.NDArray[np.float64]] = []
     frames: list[int] = []
-    for first in range(0, len(signals.microphone) - BLOCK + 1, BLOCK):
-        block = slice(first, first + BLOCK)
-        playing = heard_until > first / SAMPLE_RATE - TAIL_SECONDS
-        found = np.flatnonzero(loud[block])
-        if len(found):
-            heard_until = (first + found[-1] + 1) / SAMPLE_RATE
-            playing = True
-        detector.feed(signals.aec3[block], signals.microphone[block], playing,
-                      signals.far[block], signals.linear[block])
+    for _ in fed(signals, detector):
         for index, frame in enumerate(detector.last_features):
             at = detector.frames - len(detector.last_features) + index
             if frame is not None and at >= SETTLE_FRAMES:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import statistics
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,14 +52,12 @@ class Replayed:
     """Seconds at which it found the player."""
 
 
-def replay(signals: Capture, settings: TalkSettings,
-           voice_model: VoiceFrameModel | None = None) -> Replayed:
-    detector = TalkDetector(settings, voice_model)
+def fed(signals: Capture, detector: TalkDetector) -> Iterator[tuple[float, bool]]:
+    """Feed `detector` the captured signals block by block, the game counted as playing as
+    the listener counts it; yield each block's end (seconds) and whether the player's
+    speech started in it."""
     loud = np.abs(signals.far.astype(np.int32)) >= AUDIBLE
     heard_until = float("-inf")
-    suspicions: list[float] = []
-    starts: list[float] = []
-    suspected = False
     for first in range(0, len(signals.microphone) - BLOCK + 1, BLOCK):
         block = slice(first, first + BLOCK)
         playing = heard_until > first / SAMPLE_RATE - TAIL_SECONDS
@@ -68,7 +67,16 @@ def replay(signals: Capture, settings: TalkSettings,
             playing = True
         began = detector.feed(signals.aec3[block], signals.microphone[block], playing,
                               signals.far[block], signals.linear[block])
-        at = (first + BLOCK) / SAMPLE_RATE
+        yield (first + BLOCK) / SAMPLE_RATE, began
+
+
+def replay(signals: Capture, settings: TalkSettings,
+           voice_model: VoiceFrameModel | None = None) -> Replayed:
+    detector = TalkDetector(settings, voice_model)
+    suspicions: list[float] = []
+    starts: list[float] = []
+    suspected = False
+    for at, began in fed(signals, detector):
         if began:
             starts.append(at)
         if (detector.suspected or began) and not suspected:
