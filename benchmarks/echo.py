@@ -551,13 +551,14 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
 
 
 def talk_settings(changes: list[str] | None) -> dict[str, float]:
-    """--talk KEY=VALUE ... as `TalkSettings` fields (each checked against it)."""
+    """KEY=VALUE ... (--talk, and talk_replay's --set) as `TalkSettings` fields, each checked
+    against it; a bool is true as 1, true or yes."""
     fields = {name: type(value) for name, value in asdict(TalkSettings()).items()}
     found: dict[str, float] = {}
     for change in changes or []:
         key, _, value = change.partition("=")
         if key not in fields:
-            raise SystemExit(f"--talk {change}: TalkSettings has no {key!r}")
+            raise SystemExit(f"{change}: TalkSettings has no {key!r}")
         kind = fields[key]
         found[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
     return found

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchmarks.echo import CONDITIONS
+from benchmarks.echo import CONDITIONS, talk_settings
 from benchmarks.echo_capture import Capture, capture
 from benchmarks.room import RoomCondition
 from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
@@ -114,16 +114,8 @@ def room_row(split: str, condition: RoomCondition, seconds: float,
 
 
 def settings_from(assignments: list[str]) -> TalkSettings:
-    fields = {field.name: field.type for field in dataclasses.fields(TalkSettings)}
-    changes: dict[str, float | int | bool] = {}
-    for assignment in assignments:
-        name, value = assignment.split("=", 1)
-        if name not in fields:
-            raise SystemExit(f"TalkSettings has no field {name!r}")
-        kind = fields[name]
-        changes[name] = (value.lower() in ("1", "true", "yes") if kind in (bool, "bool")
-                         else int(value) if kind in (int, "int") else float(value))
-    return dataclasses.replace(TalkSettings(), **changes)  # type: ignore[arg-type]
+    """--set NAME=VALUE ... as `TalkSettings`, parsed as the closed loop's --talk is."""
+    return dataclasses.replace(TalkSettings(), **talk_settings(assignments))  # type: ignore[arg-type]
 
 
 def main() -> None:

@@ -120,6 +120,9 @@ def test_a_talk_detector_setting_to_try_is_checked_and_typed() -> None:
     assert talk_settings(["suspect_onset=1", "suspect_margin_db=2.5"]) == {
         "suspect_onset": 1, "suspect_margin_db": 2.5}
     assert isinstance(talk_settings(["suspect_onset=1"])["suspect_onset"], int)
+    # A bool is not bool("false"), which is True: the rule alone must be reachable.
+    assert talk_settings(["voice_model=false"]) == {"voice_model": False}
+    assert talk_settings(["voice_model=true"]) == {"voice_model": True}
     with pytest.raises(SystemExit, match="suspect_onsett"):
         talk_settings(["suspect_onsett=1"])
 
