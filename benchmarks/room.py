@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from voicespit.audio.narrate import narrate_game
-from voicespit.audio.output import FADE_SECONDS, Mixer, Playing
+from voicespit.audio.output import FADE_SECONDS, Mixer, Playing, sounding_seconds
 from voicespit.audio.timeline import Placed, Timeline
 from voicespit.clock import FakeClock
 from voicespit.engine import Rules
@@ -299,7 +299,8 @@ class FarEnd:
             heard_at = at + lead / self.rate
             self.gate.speaking_started(heard_at)
             self.spoken.played(placed.announcement.text, heard_at,
-                               heard_at + placed.frames / self.rate)
+                               heard_at + sounding_seconds(placed.segment(0, placed.frames),
+                                                           self.rate))
 
         def finished(at: float, completed: bool) -> None:
             if playing in self._speaking:

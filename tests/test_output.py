@@ -18,6 +18,7 @@ from voicespit.audio.output import (
     PacedOutput,
     SoundDeviceOutput,
     open_output,
+    sounding_seconds,
 )
 
 RATE = 22_050
@@ -31,6 +32,14 @@ def tone(seconds: float, level: float = 0.5) -> np.ndarray:
 
 def constant(frames: int, level: float) -> np.ndarray:
     return np.full((frames, 2), level, dtype=np.float32)
+
+
+def test_a_sound_is_heard_until_its_last_sample_near_its_peak() -> None:
+    sound = np.concatenate([tone(0.5), constant(RATE // 2, 0.005), constant(RATE, 0.0)])
+    assert sounding_seconds(sound, RATE) == pytest.approx(0.5, abs=2 / RATE)
+    assert sounding_seconds(sound[:, 0].copy(), RATE) == sounding_seconds(sound, RATE)  # mono
+    assert sounding_seconds(constant(RATE, 0.0), RATE) == 0.0
+    assert sounding_seconds(constant(0, 0.0), RATE) == 0.0
 
 
 def test_the_mixer_sums_what_plays_and_reports_when_it_is_heard() -> None:

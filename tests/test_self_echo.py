@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from voicespit.app.preferences import step_volume
 from voicespit.audio.speaker import RecordingSpeaker
 from voicespit.profile import Profile
 from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence
 from voicespit.speech.listening.self_echo import (
+    EARLY,
+    LATE,
     Spoken,
     SpokenWords,
     is_self_echo,
     refused_if_echo,
+    timed_sentences,
 )
 from voicespit.speech.recognizer import Recognition
 
@@ -47,6 +52,42 @@ def test_what_the_game_did_not_say_is_not_its_echo() -> None:
     assert not is_self_echo("four", spoken.between(9.5, 13.5))
     assert not is_self_echo("spit", spoken.between(9.5, 12.5))  # "Spit!" came later
     assert not is_self_echo("gibberish words", spoken.between(0.0, 40.0))
+
+
+def test_each_word_is_timed_within_its_announcement_and_sentence() -> None:
+    # espeak-ng's own word ends in "Say new game to start." at 175 words a minute, from
+    # renders of each prefix: say 0.30, new 0.54, game 0.79, to 0.96, start 1.20 s.
+    sentences = timed_sentences(Spoken("Say new game to start.", 10.0, 11.2))
+    assert [[timed.word for timed in sentence] for sentence in sentences] == [
+        ["say", "new", "game", "to", "start"]]
+    ends = [timed.end - 10.0 for timed in sentences[0]]
+    for estimated, rendered in zip(ends, (0.30, 0.54, 0.79, 0.96, 1.20), strict=True):
+        assert abs(estimated - rendered) <= 0.15, (ends, estimated, rendered)
+    left, right = timed_sentences(Spoken("Left: seven. Right: eight (opponent).", 30.0, 32.0))
+    assert [timed.word for timed in left] == ["left", "seven"]
+    assert [timed.word for timed in right] == ["right", "eight", "opponent"]
+    assert 30.0 == left[0].start < left[-1].end < right[0].start < right[-1].end
+    assert right[-1].end == pytest.approx(32.0)
+    assert timed_sentences(Spoken("", 1.0, 2.0)) == []
+
+
+def test_a_command_said_after_the_game_said_its_words_is_the_players() -> None:
+    # The greeting's last words are still playing when the player answers it: "new game"
+    # heard then is theirs; heard while the game says "new game", it may be the game's.
+    greeting = [Spoken("Say new game to start.", 10.0, 11.2)]
+    game_said = timed_sentences(greeting[0])[0][2].end  # "game"
+    assert not is_self_echo("new game", greeting, (game_said + LATE + 0.05, 11.6))
+    assert is_self_echo("new game", greeting, (game_said + LATE - 0.05, 11.6))
+    assert is_self_echo("new game", greeting, (10.2, 10.9))
+    assert is_self_echo("new game", greeting)  # when said unknown: the words alone
+    # A rank said at the start of an answer that names it near its end was said first.
+    answer = [Spoken("A wrong command? Right shows a queen; a nine cannot go there.",
+                     35.7, 39.1)]
+    assert not is_self_echo("nine", answer, (35.74, 36.46))
+    nine = next(timed for sentence in timed_sentences(answer[0]) for timed in sentence
+                if timed.word == "nine")
+    assert is_self_echo("nine", answer, (nine.start - EARLY + 0.05, nine.start + 0.5))
+    assert not is_self_echo("nine", answer, (nine.start - EARLY - 0.6, nine.start - EARLY - 0.05))
 
 
 def test_asking_for_your_cards_just_after_the_game_said_them_is_not_its_echo() -> None:
@@ -102,16 +143,16 @@ def test_the_answer_to_a_prompt_said_once_the_game_is_quiet_is_the_players() -> 
     # "yes" at once, at stream 1.4. The words are the game's own, but no sound of the
     # game's could be in it: the game, and its echo in the room, had stopped.
     spoken = SpokenWords()
-    spoken.played("Quit this game? Say yes or no.", 38.5, 41.0)
-    answer = final("yes", 1.4, 1.7)
+    spoken.played("Quit this game? Say yes or no.", 39.5, 41.0)
+    answer = final("yes", 1.1, 1.4)
     assert refused_if_echo(answer, spoken, offset=40.0).rejected  # by the words alone
-    assert refused_if_echo(answer, spoken, offset=40.0, evidence=evidence_of(1.2)) is answer
+    assert refused_if_echo(answer, spoken, offset=40.0, evidence=evidence_of(1.05)) is answer
     # Its echo still lingering in the room while "yes" began: it may be the game's.
-    lingering = refused_if_echo(answer, spoken, offset=40.0, evidence=evidence_of(1.5))
+    lingering = refused_if_echo(answer, spoken, offset=40.0, evidence=evidence_of(1.2))
     assert lingering.rejected and lingering.scores == {"self_echo": 1.0}
     # Nothing judged about that stretch: the words decide, as without evidence.
-    unjudged = refused_if_echo(final("yes", 11.4, 11.7), spoken, offset=30.0,
-                               evidence=evidence_of(1.2))
+    unjudged = refused_if_echo(final("yes", 11.1, 11.4), spoken, offset=30.0,
+                               evidence=evidence_of(1.05))
     assert unjudged.rejected
 
 

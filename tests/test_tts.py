@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from voicespit.audio.output import sounding_seconds
 from voicespit.audio.tts import (
     GAME_VOICES,
     OPPONENT_VOICE,
@@ -156,3 +157,17 @@ def test_an_engine_that_cannot_start_is_told_in_plain_words(
         Pyttsx3Renderer()
     assert str(caught.value) == "the speech engine did not start"
     assert "libespeak.so.1" in caught.value.detail
+
+
+@pytest.mark.parametrize("rate", [120, 350])
+def test_the_silence_after_the_last_word_is_not_counted_as_heard(
+        renderer: Pyttsx3Renderer, rate: int) -> None:
+    # espeak-ng leaves 0.04 s (fast) to 0.6 s (slow) of near-silence after the last word;
+    # the self-echo check shares an announcement's time out among its words.
+    voice = renderer.game_voices()[0]
+    samples = renderer.render("Say new game to start.", voice, rate)
+    heard = sounding_seconds(samples, renderer.sample_rate)
+    last = round(heard * renderer.sample_rate)
+    assert 0.3 < heard < len(samples) / renderer.sample_rate
+    assert np.abs(samples[last - 1]) >= 0.02 * np.abs(samples).max()
+    assert np.abs(samples[last:]).max() < 0.02 * np.abs(samples).max()

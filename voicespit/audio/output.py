@@ -63,6 +63,24 @@ def duck_amount(cue_frames: int, first: int, last: int,
     return np.clip(np.minimum(rising, falling), 0.0, 1.0)
 
 
+SOUNDING_LEVEL = 0.02
+"""A sample under this share of a sound's peak (34 dB down) is the silence around it."""
+
+
+def sounding_seconds(sound: npt.NDArray[np.float32], sample_rate: int) -> float:
+    """Seconds from the start of `sound` (mono or stereo) to the end of its last sample
+    within `SOUNDING_LEVEL` of its peak: how long it is heard, the silence a speech engine
+    leaves after the last word (0.04 to 0.6 s with espeak-ng, by the rate) left out."""
+    if not len(sound):
+        return 0.0
+    level = np.abs(sound).reshape(len(sound), -1).max(axis=1)
+    peak = float(level.max())
+    if peak <= 0.0:
+        return 0.0
+    last = int(np.flatnonzero(level >= SOUNDING_LEVEL * peak)[-1])
+    return (last + 1) / sample_rate
+
+
 class NoOutputDeviceError(VoiceSpitError):
     """There is no sound output to play through (no PortAudio, or no output device)."""
 

@@ -25,7 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from voicespit.audio.earcons import EarconBank, Stereo
-from voicespit.audio.output import Mixer, Playing
+from voicespit.audio.output import Mixer, Playing, sounding_seconds
 from voicespit.audio.render_worker import RENDER_TIMEOUT, RenderWorker
 from voicespit.audio.reports import (
     CutListener,
@@ -162,6 +162,8 @@ class _Speech:
     """Its own cue: the words start on the frame the cue ends."""
     duration: float = 0.0
     """Seconds its words last, once rendered."""
+    sounding: float = 0.0
+    """Seconds until its last word ends (`duration` but the silence after it)."""
 
 
 class LiveSpeaker(SpeakerBase):
@@ -398,6 +400,7 @@ class LiveSpeaker(SpeakerBase):
                 return
             sound = centred(mono, SPEECH_GAIN * self.settings.volume)
             speech.duration = len(sound) / self.mixer.sample_rate
+            speech.sounding = sounding_seconds(sound, self.mixer.sample_rate)
             speech.playing = self.mixer.play(
                 sound, on_start=lambda at: self._speech_started(speech, at),
                 on_finish=lambda at, completed: self._speech_finished(speech, at, completed),
@@ -416,7 +419,7 @@ class LiveSpeaker(SpeakerBase):
         with self._cond:
             speech.started = True
             self.latencies.append(at - speech.said_at)
-            text, end = speech.announcement.text, at + speech.duration
+            text, end = speech.announcement.text, at + speech.sounding
             self._reports.append(lambda: self._emit_words(text, at, end))
             if not self._speaking:
                 self._speaking = True

@@ -12,9 +12,22 @@ window would also make ("three" from "...Three. Two. One.").
 The listener refuses such a command as not understood, so the player, if it was
 them, is told, and a card nobody said is never played.
 
-The price falls on a player who says, over the game, exactly what the game is
-saying; in Spit a card goes on a pile whose top is one rank away, so the rank the
-game announces for a pile is rarely the rank the player plays on it. The room
+The game's words count only around the moment they were heard. Each word's time is
+estimated from where it stands in its announcement (`timed_sentences`: speech runs at
+a nearly even pace of letters, with a pause at each punctuation mark; within 0.15 s of
+espeak-ng's own word ends on the game's sentences), and a command is the game's own only
+when the words that make it were heard during it or just before it (`EARLY`, `LATE`).
+Before (round 30), any word of an announcement heard in the second before the command
+counted, so a player who said a rank the game had named a second earlier, or one it was
+about to name later in the same announcement, was refused: on the room benchmark's
+tuning split, 31 of the 792 commands said over the game (29 of them heard right), while
+over the narration alone the check refused nothing the other checks let through. Timed
+word by word, 20 (the player saying "three" as the game says "Left: three."), and 8 more
+commands were acted on right, none wrong (docs/listening-record.md, round 31).
+
+The price falls on a player who says, over the game, exactly what the game is saying
+at that moment; in Spit a card goes on a pile whose top is one rank away, so the rank
+the game announces for a pile is rarely the rank the player plays on it. The room
 benchmark measures what it costs (accuracy over the game).
 """
 
@@ -45,6 +58,17 @@ command), so they are kept short."""
 _SENTENCE_END = re.compile(r"[.!?;]")
 """Runs stay inside one sentence: "Left: seven. Right: eight." says "seven on left" and
 "eight on right", never "seven on right"."""
+LATE = 0.5
+"""A run of the game's words may have made a command that began up to this long after
+the run's estimated end: the room's delay (up to 80 ms on the benchmark), the echo's
+tail the cancellers leave, and the estimate's error."""
+EARLY = 0.3
+"""... or that ended up to this long before the run's estimated start (the estimate's
+error: a word's echo is never heard before the word)."""
+PAUSE_LETTERS = 4
+"""The pause after a punctuation mark, in letters' worth of speech."""
+DIGIT_LETTERS = 3
+"""A digit is said as a word of about three letters ("1" as "one")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +77,41 @@ class Spoken:
     start: float
     """Clock time its first sample was heard."""
     end: float
-    """Clock time its last sample would be heard, if it was not cut."""
+    """Clock time its last sound would be heard, if it was not cut (the silence after
+    its last word left out)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimedWord:
+    word: str
+    start: float
+    end: float
+    """Clock times the word is estimated to have been heard (`timed_sentences`)."""
+
+
+def timed_sentences(spoken: Spoken) -> list[list[TimedWord]]:
+    """The words of `spoken`, sentence by sentence, each with when it was heard:
+    `spoken`'s time shared out in proportion to the letters of each word (and one
+    more for the gap after it), with `PAUSE_LETTERS` more after a punctuation mark
+    inside the announcement."""
+    tokens = spoken.text.split()
+    lengths = [sum(c.isalpha() for c in token) + DIGIT_LETTERS * sum(c.isdigit() for c in token)
+               + 1 for token in tokens]
+    pauses = [PAUSE_LETTERS if index < len(tokens) - 1 and not token[-1].isalnum() else 0
+              for index, token in enumerate(tokens)]
+    total = sum(lengths) + sum(pauses)
+    if not total:
+        return []
+    per_letter = max(spoken.end - spoken.start, 0.0) / total
+    sentences: list[list[TimedWord]] = [[]]
+    at = spoken.start
+    for token, length, pause in zip(tokens, lengths, pauses, strict=True):
+        end = at + length * per_letter
+        sentences[-1].extend(TimedWord(word, at, end) for word in words_of(token))
+        at = end + pause * per_letter
+        if _SENTENCE_END.search(token):
+            sentences.append([])
+    return [sentence for sentence in sentences if sentence]
 
 
 class SpokenWords:
@@ -77,26 +135,43 @@ class SpokenWords:
                       key=lambda s: s.start)
 
 
-def is_self_echo(text: str, spoken: list[Spoken]) -> bool:
+def is_self_echo(text: str, spoken: list[Spoken],
+                 during: tuple[float, float] | None = None) -> bool:
     """Whether the command `text` says is one that a run of the game's words in `spoken`
-    also says (so the recognizer may have heard the game, not the player)."""
+    also says (so the recognizer may have heard the game, not the player). With
+    `during` (the clock times the command was said), only runs heard around then
+    count (`EARLY`, `LATE`)."""
     heard = command_in(text)
     if heard is None:
         return False
     heard_words = set(words_of(text))
     longest = min(len(heard_words) + EXTRA_WORDS, MOST_WORDS)
     for said in spoken:
-        for sentence in _SENTENCE_END.split(said.text):
-            words = words_of(sentence)
+        for sentence in timed_sentences(said):
             # Parsing is the cost (the listener waits for it): only runs that share a word
-            # with what was heard can say the same thing.
-            runs = {order for first in range(len(words))
-                    for length in range(1, min(longest, len(words) - first) + 1)
-                    if heard_words.intersection(words[first:first + length])
-                    for order in itertools.permutations(words[first:first + length])}
+            # with what was heard, and were heard around it, can have made it.
+            runs = {order for first in range(len(sentence))
+                    for length in range(1, min(longest, len(sentence) - first) + 1)
+                    if _heard_around(sentence[first:first + length], heard_words, during)
+                    for order in itertools.permutations(
+                        [timed.word for timed in sentence[first:first + length]])}
             if any(_command_of(" ".join(run)) == heard for run in runs):
                 return True
     return False
+
+
+def _heard_around(run: list[TimedWord], heard_words: set[str],
+                  during: tuple[float, float] | None) -> bool:
+    """Whether `run` shares a word with what was heard, and those words of it were heard
+    around `during` (None: whenever). The run's other words are the game's fillers ("a"
+    in "a nine"), which may be said long before."""
+    shared = [timed for timed in run if timed.word in heard_words]
+    if not shared:
+        return False
+    if during is None:
+        return True
+    start, end = during
+    return shared[0].start - EARLY <= end and shared[-1].end + LATE >= start
 
 
 @functools.lru_cache(maxsize=4096)
@@ -122,7 +197,8 @@ def refused_if_echo(result: Recognition, spoken: SpokenWords, offset: float,
     if evidence is not None and evidence.audible_share(start, max(end, start) + FRAME_SECONDS) == 0.0:
         return result
     around = spoken.between(offset + start - WINDOW_BEFORE, offset + end)
-    if not around or not is_self_echo(result.text, around):
+    if not around or not is_self_echo(result.text, around,
+                                      (offset + start, offset + max(end, start))):
         return result
     return dataclasses.replace(result, rejected=True,
                                scores={**(result.scores or {}), "self_echo": 1.0})
