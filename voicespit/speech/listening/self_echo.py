@@ -14,16 +14,18 @@ them, is told, and a card nobody said is never played.
 
 The game's words count only around the moment they were heard. Each word's time is
 estimated from where it stands in its announcement (`timed_sentences`: speech runs at
-a nearly even pace of letters, with a pause at each punctuation mark; within 0.15 s of
-espeak-ng's own word ends on the game's sentences), and a command is the game's own only
+a nearly even pace of letters, with a pause at each punctuation mark; with weights
+fitted to them, within 0.15 s of espeak-ng's own word ends in ten of the game's
+sentences), and a command is the game's own only
 when the words that make it were heard during it or just before it (`EARLY`, `LATE`).
 Before (round 30), any word of an announcement heard in the second before the command
 counted, so a player who said a rank the game had named a second earlier, or one it was
 about to name later in the same announcement, was refused: on the room benchmark's
 tuning split, 31 of the 792 commands said over the game (29 of them heard right), while
 over the narration alone the check refused nothing the other checks let through. Timed
-word by word, 20 (the player saying "three" as the game says "Left: three."), and 8 more
-commands were acted on right, none wrong (docs/listening-record.md, round 31).
+word by word it refused 20 (most of them the player saying "three" as the game says
+"Left: three.", which no word timing can tell from the game's echo), and 8 more commands
+were acted on right, none wrong (docs/listening-record.md, round 31).
 
 The price falls on a player who says, over the game, exactly what the game is saying
 at that moment; in Spit a card goes on a pile whose top is one rank away, so the rank
@@ -59,11 +61,11 @@ _SENTENCE_END = re.compile(r"[.!?;]")
 """Runs stay inside one sentence: "Left: seven. Right: eight." says "seven on left" and
 "eight on right", never "seven on right"."""
 LATE = 0.5
-"""A run of the game's words may have made a command that began up to this long after
-the run's estimated end: the room's delay (up to 80 ms on the benchmark), the echo's
+"""The game's words may have made a command that began up to this long after their
+estimated end: the room's delay (up to 80 ms on the benchmark), the echo's
 tail the cancellers leave, and the estimate's error."""
 EARLY = 0.3
-"""... or that ended up to this long before the run's estimated start (the estimate's
+"""... or that ended up to this long before their estimated start (the estimate's
 error: a word's echo is never heard before the word)."""
 PAUSE_LETTERS = 4
 """The pause after a punctuation mark, in letters' worth of speech."""
