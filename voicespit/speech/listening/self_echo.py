@@ -49,8 +49,10 @@ from voicespit.speech.listening.near_end import FRAME_SECONDS, NearEndEvidence
 from voicespit.speech.recognizer import Recognition
 
 WINDOW_BEFORE = 1.0
-"""A recognized utterance may be the echo of words heard this long before it began
-(the room's delay and tail, the echo mask's hold, the detector's decision)."""
+"""A recognized utterance may be made of the game's sound heard this long before it began
+(the room's delay and tail, the echo mask's hold, the detector's decision): the listener's
+checks look that far back for the game. Its words, timed one by one, count over a shorter
+stretch (`LATE`)."""
 EXTRA_WORDS = 2
 """A run of the game's words may hold this many more than the command heard ("Left:
 seven." is the command "seven on left" heard as "seven left")."""
@@ -198,7 +200,7 @@ def refused_if_echo(result: Recognition, spoken: SpokenWords, offset: float,
     start, end = result.speech_span
     if evidence is not None and evidence.audible_share(start, max(end, start) + FRAME_SECONDS) == 0.0:
         return result
-    around = spoken.between(offset + start - WINDOW_BEFORE, offset + end)
+    around = spoken.between(offset + start - LATE, offset + end)
     if not around or not is_self_echo(result.text, around,
                                       (offset + start, offset + max(end, start))):
         return result
