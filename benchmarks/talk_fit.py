@@ -32,7 +32,7 @@ import numpy.typing as npt
 from benchmarks.echo import CONDITIONS
 from benchmarks.echo_capture import Capture, capture
 from benchmarks.room import RoomCondition
-from benchmarks.talk_replay import fed, room_row
+from benchmarks.talk_replay import RoomFigures, fed, room_figures
 from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings, frame_levels
 from voicespit.speech.listening.voice_frames import FEATURES, FITTED, VoiceFrameModel
 from voicespit.speech.logistic import fit
@@ -114,7 +114,7 @@ def main() -> None:
     for condition in CONDITIONS:
         others = [frames for other, frames in rooms.items() if other != condition]
         model = fitted_on(others, args.false_share)
-        cells = [_cells(room_row("tuning", condition, SECONDS, settings, voice_model))
+        cells = [_cells(room_figures("tuning", condition, SECONDS, settings, voice_model))
                  for settings, voice_model in ((rule, None), (TalkSettings(), model))]
         print(f"| {condition.name} | {cells[0]} | {cells[1]} |", flush=True)
     if args.write:
@@ -128,10 +128,11 @@ def main() -> None:
         print(f"wrote {FITTED.name}: {json.dumps(provenance['frames'])}")
 
 
-def _cells(row: str) -> str:
-    """talk_replay's row without the room's name, its columns run together."""
-    parts = [part.strip() for part in row.strip("|").split("|")][1:]
-    return f"{parts[0]} ({parts[1]}), {parts[2]}, {parts[3]} / {parts[4]}"
+def _cells(figures: RoomFigures) -> str:
+    """talk_replay's columns run together, without the room's name."""
+    return (f"{figures.found} of {figures.commands} ({figures.soon}), "
+            f"{figures.suspicion_p50_ms:.0f} / {figures.suspicion_p95_ms:.0f} ms, "
+            f"{figures.false_starts:.2f} / {figures.false_suspicions:.2f}")
 
 
 if __name__ == "__main__":

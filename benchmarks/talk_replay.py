@@ -90,8 +90,30 @@ def per_minute(times: list[float], seconds: float) -> float:
     return 60.0 * len(counted) / max(1.0, seconds - SETTLE_SECONDS)
 
 
-def room_row(split: str, condition: RoomCondition, seconds: float,
-             settings: TalkSettings, voice_model: VoiceFrameModel | None = None) -> str:
+@dataclass(frozen=True)
+class RoomFigures:
+    """One room replayed: a row of the table `main` prints."""
+    name: str
+    found: int
+    commands: int
+    soon: int
+    """Found within 0.3 s of the command's start."""
+    suspicion_p50_ms: float
+    suspicion_p95_ms: float
+    false_starts: float
+    """A minute of the narration alone."""
+    false_suspicions: float
+    """A minute of the narration alone."""
+
+    def row(self) -> str:
+        return (f"| {self.name} | {self.found} of {self.commands} | {self.soon} "
+                f"| {self.suspicion_p50_ms:.0f} / {self.suspicion_p95_ms:.0f} ms "
+                f"| {self.false_starts:.2f} | {self.false_suspicions:.2f} |")
+
+
+def room_figures(split: str, condition: RoomCondition, seconds: float,
+                 settings: TalkSettings, voice_model: VoiceFrameModel | None = None
+                 ) -> RoomFigures:
     commands = Capture.load(capture(split, condition, True, seconds))
     alone = Capture.load(capture(split, condition, False, seconds))
     heard = replay(commands, settings, voice_model)
@@ -107,10 +129,9 @@ def room_row(split: str, condition: RoomCondition, seconds: float,
         delays.append(1000 * ((suspected[0] if suspected else end + 0.5) - onset))
     nobody = replay(alone, settings, voice_model)
     length = len(alone.microphone) / SAMPLE_RATE
-    return (f"| {condition.name} | {found} of {len(delays)} | {soon} "
-            f"| {statistics.median(delays):.0f} / {np.percentile(delays, 95):.0f} ms "
-            f"| {per_minute(nobody.starts, length):.2f} "
-            f"| {per_minute(nobody.suspicions, length):.2f} |")
+    return RoomFigures(condition.name, found, len(delays), soon, statistics.median(delays),
+                       float(np.percentile(delays, 95)), per_minute(nobody.starts, length),
+                       per_minute(nobody.suspicions, length))
 
 
 def settings_from(assignments: list[str]) -> TalkSettings:
@@ -135,7 +156,7 @@ def main() -> None:
           "| narration alone: false starts a minute | false suspicions a minute |")
     print("|---|---:|---:|---:|---:|---:|")
     for room in rooms:
-        print(room_row(args.split, room, args.seconds, settings), flush=True)
+        print(room_figures(args.split, room, args.seconds, settings).row(), flush=True)
 
 
 if __name__ == "__main__":
