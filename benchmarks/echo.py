@@ -552,7 +552,7 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
 
 def talk_settings(changes: list[str] | None) -> dict[str, float]:
     """KEY=VALUE ... (--talk, and talk_replay's --set) as `TalkSettings` fields, each checked
-    against it; a bool is true as 1, true or yes."""
+    against it; a bool is 1, true or yes, or 0, false or no."""
     fields = {name: type(value) for name, value in asdict(TalkSettings()).items()}
     found: dict[str, float] = {}
     for change in changes or []:
@@ -560,7 +560,12 @@ def talk_settings(changes: list[str] | None) -> dict[str, float]:
         if key not in fields:
             raise SystemExit(f"{change}: TalkSettings has no {key!r}")
         kind = fields[key]
-        found[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
+        if kind is not bool:
+            found[key] = kind(value)
+        elif value.lower() in ("1", "true", "yes", "0", "false", "no"):
+            found[key] = value.lower() in ("1", "true", "yes")
+        else:  # any other word would silently measure one of the two
+            raise SystemExit(f"{change}: {key} is true or false")
     return found
 
 

@@ -125,6 +125,8 @@ def test_a_talk_detector_setting_to_try_is_checked_and_typed() -> None:
     assert talk_settings(["voice_model=true"]) == {"voice_model": True}
     with pytest.raises(SystemExit, match="suspect_onsett"):
         talk_settings(["suspect_onsett=1"])
+    with pytest.raises(SystemExit, match="voice_model is true or false"):
+        talk_settings(["voice_model=flase"])
 
 
 def test_a_command_taken_from_nobody_during_the_commands_counts_as_wrong(
