@@ -266,7 +266,8 @@ class Outcome:
     stop_latencies_ms: list[float] = field(default_factory=list)
     """From the player's first sound to the announcement stopping (the hush not counted)."""
     heard: list[dict[str, Any]] = field(default_factory=list)
-    """Every final result with text: what, when, its near-end share, how it was scored."""
+    """Every final result with text: what, when, its near-end share, how it was scored, and
+    what the player said in the command it belongs to ("said"; None: it belongs to none)."""
     lost: dict[str, int] = field(default_factory=dict)
     """The commands neither right nor wrong, by where they were lost (`LOSSES`)."""
     recorded: dict[str, Any] | None = None
@@ -428,10 +429,12 @@ def score(outcome: Outcome, placed: list[Utterance], results: list[Recognition],
     outcome.false_commands = len(heard) - len(used)
     for result in finals:
         found = next((i for i, r in enumerate(accepted) if r is result), None)
+        said = _owner(*result.speech_span, placed)
         outcome.heard.append({
             "text": result.text, "start": result.speech_start, "end": result.speech_end,
             "rejected": result.rejected, "scores": dict(result.scores or {}),
-            "verdict": "refused" if found is None else verdicts.get(found, "false")})
+            "verdict": "refused" if found is None else verdicts.get(found, "false"),
+            "said": None if said is None else placed[said].transcript})
     outcome.said_again = len(said_again)
 
 

@@ -29,6 +29,7 @@ from benchmarks.echo import (
 )
 from benchmarks.over_game import files_of
 from benchmarks.room import RoomCondition
+from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening import over_game
 from voicespit.speech.listening.listener import NEAR_END_MINIMUM
 from voicespit.speech.listening.room_watch import LIMIT as ROOM_LIMIT
@@ -112,6 +113,13 @@ def test_the_recorded_finals_count_as_the_benchmark_counts_them() -> None:
     for final in asked:  # Whisper's own decision is the feature the model is given
         whisper = final["features"][over_game.FEATURES.index("whisper accepts")]
         assert whisper == float(final["taken"])
+    # The dump names, for every result, what was said in the command it belongs to.
+    for heard in outcome.heard:
+        if heard["verdict"] in ("correct", "wrong"):
+            assert heard["said"] in outcome.recorded["said"], heard
+            assert (command_in(heard["text"]) == parse(heard["said"])) \
+                == (heard["verdict"] == "correct"), heard
+    assert sum(heard["verdict"] == "correct" for heard in outcome.heard) == outcome.correct
 
 
 def test_a_talk_detector_setting_to_try_is_checked_and_typed() -> None:
