@@ -200,6 +200,9 @@ def refused_if_echo(result: Recognition, spoken: SpokenWords, offset: float,
     start, end = result.speech_span
     if evidence is not None and evidence.audible_share(start, max(end, start) + FRAME_SECONDS) == 0.0:
         return result
+    # Announcements begun after the command ended are left out, though a word may count
+    # up to `EARLY` after it: an announcement's start is known, only its later words'
+    # times are estimated.
     around = spoken.between(offset + start - LATE, offset + end)
     if not around or not is_self_echo(result.text, around,
                                       (offset + start, offset + max(end, start))):
