@@ -219,7 +219,9 @@ class WhisperSettings:
     "flip | five" a flip and a five). Not a refusal: right commands are heard in bursts
     as short (a "stop" in 0.08 s). On the tuning splits (round 33, LEVERS.md) four
     commands heard whole or refused instead of cut, nothing decided worse; the real
-    voices' wait p95 240 to 290 ms (about one rank in twenty at 10 dB is such a burst).
+    voices' wait p95 240 to 290 ms (one real rank in ten at 10 dB is such a burst, one
+    in fifty in quiet). Held out: natural phrasings at 10 dB 0.667 to 0.680, wrong
+    moves 0.032 to 0.025, real voices decided the same (docs/speech-record.md).
     None: no longer wait."""
     brief_settle_frames: int = 15
     """The quiet frames added for such a brief command (`brief_speech_seconds`): with
