@@ -54,7 +54,7 @@ from benchmarks.room import (
     place_over_speech,
     speech_spans,
 )
-from voicespit.config import PROJECT_ROOT
+from voicespit.config import PROJECT_ROOT, bool_from_word
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening import over_game
@@ -555,7 +555,7 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
 
 def talk_settings(changes: list[str] | None) -> dict[str, float]:
     """KEY=VALUE ... (--talk, and talk_replay's --set) as `TalkSettings` fields, each checked
-    against it; a bool is 1, true or yes, or 0, false or no."""
+    against it; a bool is written as the config file writes one (`bool_from_word`)."""
     fields = {name: type(value) for name, value in asdict(TalkSettings()).items()}
     found: dict[str, float] = {}
     for change in changes or []:
@@ -565,10 +565,11 @@ def talk_settings(changes: list[str] | None) -> dict[str, float]:
         kind = fields[key]
         if kind is not bool:
             found[key] = kind(value)
-        elif value.lower() in ("1", "true", "yes", "0", "false", "no"):
-            found[key] = value.lower() in ("1", "true", "yes")
-        else:  # any other word would silently measure one of the two
+            continue
+        flag = bool_from_word(value)
+        if flag is None:  # any other word would silently measure one of the two
             raise SystemExit(f"{change}: {key} is true or false")
+        found[key] = flag
     return found
 
 

@@ -87,6 +87,24 @@ def test_a_bad_value_names_the_file_the_key_the_value_and_what_is_allowed(
     assert str(user) in str(caught.value)
 
 
+@pytest.mark.parametrize(("written", "meant"), [
+    ('"off"', False), ('"No"', False), ('"0"', False), ("false", False),
+    ('"on"', True), ('"YES"', True), ('"1"', True), ("true", True)])
+def test_a_yes_or_no_setting_may_be_written_as_a_word(
+        tmp_path: Path, written: str, meant: bool) -> None:
+    # bool("off") is True: each word must be read as what it says, not as a non-empty string.
+    user = tmp_path / "mine.toml"
+    user.write_text(f"[output]\naudio = {written}\n")
+    assert load_settings(user).output.audio is meant
+
+
+def test_a_yes_or_no_setting_written_as_another_word_is_refused(tmp_path: Path) -> None:
+    user = tmp_path / "mine.toml"
+    user.write_text('[output]\naudio = "maybe"\n')
+    with pytest.raises(ConfigError, match="audio = 'maybe' is not allowed; use true or false"):
+        load_settings(user)
+
+
 def test_a_missing_config_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such config file"):
         load_settings(tmp_path / "absent.toml")

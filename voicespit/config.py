@@ -213,13 +213,26 @@ def _variant_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def bool_from_word(text: str) -> bool | None:
+    """A yes-or-no setting written as a word: true, yes, on or 1, false, no, off or 0 (any
+    case); None for any other word, which the caller must refuse, as bool("false") is True.
+    One reading for the config file and for the benchmarks' settings to try."""
+    word = text.strip().lower()
+    if word in ("true", "yes", "on", "1"):
+        return True
+    if word in ("false", "no", "off", "0"):
+        return False
+    return None
+
+
 def _coerce(meta: Mapping[str, Any], kind: type, value: object, where: str) -> object:
     if kind is bool:
         if isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off"):
-            return value.lower() in ("true", "yes", "on")
-        raise ConfigError(f"{where} is not allowed; use true or false")
+        flag = bool_from_word(value) if isinstance(value, str) else None
+        if flag is None:
+            raise ConfigError(f"{where} is not allowed; use true or false")
+        return flag
     if kind in (int, float):
         number_value = _as_number(value, integer=kind is int)
         low, high = meta.get("minimum"), meta.get("maximum")
