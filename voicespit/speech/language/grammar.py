@@ -113,6 +113,16 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.PILES, "show piles", "hear the top card of both piles"),
     Phrasing(Verb.PILES, "show me the piles", "the same as show piles"),
     Phrasing(Verb.PILES, "what's on the table", "the same as show piles"),
+    # Round 34: the words players reach for that the game refused ("Say again?") or, twice
+    # on the tuning voices, took for a "three" played: the piles, the count, "say again",
+    # a pause and quitting, as people put them. On the tuning voices 1.000 / 0.970 / 0.788
+    # heard as meant (clean / 20 / 10 dB), held out 0.939 / 0.848 / 0.788, against 0.18
+    # before (the count's two were heard as "how many cards" already); "exit" is the weakest
+    # (5 of 9, held out 1 of 9: refused, never taken for another). "Wait" was measured and
+    # left out: of the tuning split's 270 real "eight"s it took 2 for a pause and had 1 more
+    # refused (the words kept refused 1 of them, at 10 dB; LEVERS.md, round 34).
+    Phrasing(Verb.PILES, "what are the piles", "the same as show piles"),
+    Phrasing(Verb.PILES, "read the piles", "the same as show piles"),
     Phrasing(Verb.PILE, "what's on {pile}", "hear the top card of that pile (left or right)"),
     Phrasing(Verb.PILE, "what's on the {pile} pile", "the same as what's on left"),
     Phrasing(Verb.PILE, "what's on the {pile}", "the same as what's on left"),
@@ -128,6 +138,9 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.COUNT, "how many cards", "hear how many cards each player has left"),
     Phrasing(Verb.COUNT, "how many cards are left", "the same as how many cards"),
     Phrasing(Verb.COUNT, "how many cards do i have", "the same as how many cards"),
+    Phrasing(Verb.COUNT, "how many cards left", "the same as how many cards"),
+    Phrasing(Verb.COUNT, "how many cards does the computer have",
+             "the same as how many cards"),
     Phrasing(Verb.SCORE, "score please", "hear the score"),
     Phrasing(Verb.SCORE, "score", "the same as score please"),
     Phrasing(Verb.SCORE, "what's the score", "the same as score please"),
@@ -136,6 +149,9 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.REPEAT, "repeat", "the same as say again"),
     Phrasing(Verb.REPEAT, "say that again", "the same as say again"),
     Phrasing(Verb.REPEAT, "repeat that", "the same as say again"),
+    Phrasing(Verb.REPEAT, "pardon", "the same as say again"),
+    Phrasing(Verb.REPEAT, "come again", "the same as say again"),
+    Phrasing(Verb.REPEAT, "what was that", "the same as say again"),
     Phrasing(Verb.HELP, "what can i say", "hear what you can say"),
     Phrasing(Verb.HELP, "help", "the same as what can I say"),
     Phrasing(Verb.HELP, "help me", "the same as what can I say"),
@@ -157,6 +173,10 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.RULES, "rules", "the same as how do I play"),
     Phrasing(Verb.PAUSE, "pause game", "pause the game"),
     Phrasing(Verb.PAUSE, "pause", "the same as pause game"),
+    # "Hold on" costs a little: once a tuning "opponent's cards" at 10 dB and once a held-out
+    # "oh wow" were taken for it, a pause the player undoes with "continue".
+    Phrasing(Verb.PAUSE, "hold on", "the same as pause game"),
+    Phrasing(Verb.PAUSE, "hang on", "the same as pause game"),
     Phrasing(Verb.RESUME, "continue", "carry on after a pause"),
     Phrasing(Verb.RESUME, "resume", "the same as continue"),
     Phrasing(Verb.FASTER, "speed up", "make the opponent play faster"),
@@ -190,6 +210,8 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.LESS_DETAIL, "less detail", "hear less; the sound cues carry the rest"),
     Phrasing(Verb.QUIT, "quit game", "leave the game (it asks you to confirm)"),
     Phrasing(Verb.QUIT, "quit", "the same as quit game"),
+    Phrasing(Verb.QUIT, "exit", "the same as quit game"),
+    Phrasing(Verb.QUIT, "i give up", "the same as quit game"),
     Phrasing(Verb.YES, "yes", "answer yes to a question"),
     Phrasing(Verb.YES, "yeah", "the same as yes"),
     Phrasing(Verb.NO, "no", "answer no to a question"),
