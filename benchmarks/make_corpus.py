@@ -96,7 +96,7 @@ CHATTER = (
 TUNING_ONLY_CHATTER = (
     "wow", "ugh", "huh", "great", "perfect", "whoops", "oh dear", "hurry up", "go on",
     "not again", "my bad", "hey", "ouch", "brilliant", "cool", "hmm okay", "no chance",
-    "seriously", "wait a second", "oh come on", "unbelievable", "lovely",
+    "seriously", "wait a second", "hold on", "oh come on", "unbelievable", "lovely",
     "I had a seven a moment ago", "was that a queen", "left or right I can't tell",
     "the left one I think", "two kings in a row", "I wanted the jack", "my ten is stuck",
     "nine and then ten", "the ace of spades", "that eight should have gone first",
@@ -138,9 +138,9 @@ chatter files against 1 of 60 tuning ones. None of these is in `CHATTER`, so `he
 sentences stay unheard; many say a rank, a side or a game word in a sentence that is
 not a command, as players do at the table. The model fitted with them is a benchmark
 row, not the default: held out it refused more commands than the talk it saved
-(`LEVERS.md`, round 18). "Hold on", "what was that" and "I give up" were here until round
-34 made them commands (a pause, "say again" and "quit game", which asks first): a player
-says them to the game with that meaning, and said to someone else they cost a word to undo."""
+(`LEVERS.md`, round 18). "What was that" and "I give up" were here until round 34 made
+them commands ("say again" and "quit game", which asks first): a player says them to the
+game with that meaning, and said to someone else they cost a word to undo."""
 
 TUNING_VOICES = ("en-us", "en-gb-x-rp", "en+m3", "en-us+f2", "en-gb-scotland")
 HELDOUT_VOICES = ("en", "en-us+f3", "en-029", "en-us-nyc", "en-gb-x-gbcwmd+m2")
@@ -166,7 +166,7 @@ ADDED_AFTER_THE_ROOM = ("play {rank}", "put {rank} on {pile}", "how many cards d
                         "give me a hint", "what can i play now", "do i have a move",
                         "what are the piles", "read the piles", "how many cards left",
                         "how many cards does the computer have", "pardon", "come again",
-                        "what was that", "hold on", "hang on", "exit", "i give up")
+                        "what was that", "hang on", "exit", "i give up")
 """Phrasings that joined the grammar after the room benchmark's commands were last drawn
 from it (rounds 26 to 29 and 34; `benchmarks.echo.commands_for`): kept out of that draw too, so
 that the room's figures stay comparable from round to round."""
