@@ -529,7 +529,9 @@ def said_apart(first: str, second: str, gap_seconds: float, folder: Path) -> byt
 def test_a_commands_own_end_heard_after_the_pause_it_was_acted_on_is_kept_quiet(
         whisper_model: WhisperModel, tmp_path: Path) -> None:
     # "slap the left" is only ever "slap the left pile": Whisper acts on it at the pause
-    # before "pile", and "pile" alone was then heard as "five", a card nobody said.
+    # before "pile", and "pile" alone was then heard as "five", a card nobody said (with
+    # round 34's larger grammar Whisper is less sure of that "five" and refuses it, which
+    # the player would still hear as "Say again?" for a command already done).
     pcm = said_apart("slap the left", "pile", 0.12, tmp_path)
     recognizer = WhisperRecognizer(whisper_model)
     finals = hear(recognizer, pcm)
@@ -538,8 +540,9 @@ def test_a_commands_own_end_heard_after_the_pause_it_was_acted_on_is_kept_quiet(
     assert finals[1].rejected and recognizer.tail_checks == 1
     unchecked = hear(WhisperRecognizer(whisper_model,
                                        settings=WhisperSettings(tail_check=False)), pcm)
-    assert commands_of(unchecked) == [parse("slap left"), parse("five")], \
-        "without the check the end is a command of its own"
+    assert commands_of(unchecked)[:1] == [parse("slap left")]
+    assert [(result.text, result.ends_last_command) for result in unchecked][1:] == \
+        [("five", False)], "without the check the end is an utterance of its own"
 
 
 @pytest.mark.parametrize(("first", "second", "meant"), [
