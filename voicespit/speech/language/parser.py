@@ -95,9 +95,8 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
     "facedown": "face down cards", "scores": "score please", "cards left": "how many cards",
     # Tried as a new player would (round 26), and not spoken commands: "what did you
     # say" is table talk in the chatter corpus, so by voice it is not a command.
-    # ("What are the piles" and "exit", typed-only then, are spoken phrasings since
-    # round 34.)
-    "what did you say": "say again", "read my cards": "my cards",
+    # ("What are the piles", typed-only then, is a spoken phrasing since round 34.)
+    "what did you say": "say again", "read my cards": "my cards", "exit": "quit game",
     # Round 27: the other ways a newcomer at a keyboard asks how the game goes, starts
     # one and ends it.
     "how do you play": "how do i play",
