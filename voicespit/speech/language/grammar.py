@@ -113,16 +113,16 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.PILES, "show piles", "hear the top card of both piles"),
     Phrasing(Verb.PILES, "show me the piles", "the same as show piles"),
     Phrasing(Verb.PILES, "what's on the table", "the same as show piles"),
-    # Round 34: the words players reach for that the game refused ("Say again?") or, twice
-    # on the tuning voices, took for a "three" played: the piles, the count, "say again",
-    # a pause and quitting, as people put them. On the tuning voices 0.967 / 0.933 / 0.767
-    # heard as meant (clean / 20 / 10 dB), held out 0.900 / 0.867 / 0.733, against 0.20
-    # before (the count's two were heard as "how many cards" already), with "exit", which
-    # was then left out: heard 3 of 9 both times, and played by voice over the game's own
-    # voice it took the lead from a "spit" (answered "Say again?" twice; heard without it;
-    # it stays a typed form). "Wait" was measured and
-    # left out: of the tuning split's 270 real "eight"s it took 2 for a pause and had 1 more
-    # refused (the words kept refused 1 of them, at 10 dB; LEVERS.md, round 34).
+    # Round 34: the words players reach for that the game refused ("Say again?") or,
+    # twice on the tuning voices, took for a "three" played: the piles, the count, "say
+    # again", a pause and quitting, as people put them. On the tuning voices 0.967 /
+    # 0.933 / 0.767 heard as meant (clean / 20 / 10 dB), held out 0.900 / 0.867 / 0.733,
+    # against 0.20 before (the count's two were heard as "how many cards" already), with
+    # "exit", which was then left out: heard 3 of 9 both times, and played by voice over
+    # the game's own voice it took the lead from a "spit" (answered "Say again?" twice;
+    # heard without it; it stays a typed form). "Wait" was measured and left out: of the
+    # tuning split's 270 real "eight"s it took 2 for a pause and had 1 more refused (the
+    # words kept refused 1 of them, at 10 dB; LEVERS.md, round 34).
     Phrasing(Verb.PILES, "what are the piles", "the same as show piles"),
     Phrasing(Verb.PILES, "read the piles", "the same as show piles"),
     Phrasing(Verb.PILE, "what's on {pile}", "hear the top card of that pile (left or right)"),
