@@ -301,14 +301,20 @@ def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
             stem = f"{number:04d}-{utterance.kind}-{words}"
             for condition in conditions:
                 relative = f"{condition}/{stem[:60]}.wav"
-                seed = zlib.crc32(f"{split.seed}:{relative}".encode())
-                write_wav(directory / relative, with_noise(speech, CONDITIONS[condition], seed))
+                write_wav(directory / relative, with_noise(speech, CONDITIONS[condition],
+                                                           noise_seed(split, relative)))
                 manifest.append(f"{relative}\t{utterance.transcript}\t{utterance.kind}")
                 end = LEAD_SECONDS + speech_end(speech)
                 timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
                 voices.append(f"{relative}\t{utterance.voice}\t{utterance.rate}")
     (directory / "voices.tsv").write_text("\n".join(voices) + "\n")
     return write_tables(directory, manifest, timings)
+
+
+def noise_seed(split: Split, relative: str) -> int:
+    """The seed of the noise mixed into a split's file: the same file, the same noise, so a
+    test can rebuild one file of a split exactly."""
+    return zlib.crc32(f"{split.seed}:{relative}".encode())
 
 
 def write_tables(directory: Path, manifest: list[str], timings: list[str]) -> Path:

@@ -14,7 +14,6 @@ import re
 import shutil
 import subprocess
 import wave
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -498,12 +497,12 @@ def test_a_bare_rank_heard_in_a_burst_waits_for_the_rest_of_its_command(
     # The benchmark's natural-tuning file "six to the right" at 10 dB (the same voice,
     # speed, noise and seed): the endpointer hears 0.09 s of "six", and "to the" is
     # drowned, so the settle came before "right" and "six" was played on its own.
-    from benchmarks.make_corpus import speak, trim, with_noise, write_wav
+    from benchmarks.make_corpus import SPLITS, noise_seed, speak, trim, with_noise, write_wav
 
     relative = "snr10/0063-command-six_to_the_right.wav"
     path = tmp_path / "six-to-the-right.wav"
     write_wav(path, with_noise(trim(speak("six to the right", "en-us", 186, tmp_path)),
-                               10.0, seed=zlib.crc32(f"13:{relative}".encode())))
+                               10.0, seed=noise_seed(SPLITS["natural-tuning"], relative)))
     item = CorpusItem(path, relative, "six to the right", "command")
 
     def heard(brief_speech_seconds: float | None) -> list[tuple[str, bool]]:
