@@ -111,6 +111,15 @@ def test_the_words_the_grammar_left_out_still_parse_when_typed() -> None:
         assert parse(old) == parse(new)
 
 
+def test_a_player_whose_cards_do_not_fit_is_heard_asking_for_new_cards() -> None:
+    # Round 35: spit answers what they need ("You can still play your king on left").
+    for said in ("stuck", "i can't go", "i can't play", "i have no moves"):
+        assert parse(said) == parse("spit"), said
+    # By voice "I'm stuck" took "faster"s; typed, it means the same.
+    assert "i'm stuck" not in grammar.sentences()
+    assert parse_typed("I'm stuck") == parse_typed("I am stuck") == parse("spit")
+
+
 def test_the_typists_short_forms_parse_when_typed_and_leave_the_spoken_language_alone() -> None:
     for short, meant in TYPED_SHORTHANDS.items():
         assert short not in grammar.sentences(), short

@@ -105,6 +105,18 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.DRAW, "draw", "Speed: draw a card into your hand"),
     Phrasing(Verb.DRAW, "draw a card", "the same as draw"),
     Phrasing(Verb.SPIT, "spit", "turn up new cards onto the piles, to start or when stuck"),
+    # Round 35: what a player says when no card of theirs fits. Spit's answer is the help
+    # they are after: "Spit? You can still play your king on left." or "... your opponent
+    # can still play."; when nobody can, the game turns new cards up by itself. Refused
+    # before ("stuck" taken for "stop" 7 times in 9); heard 0.917 / 0.833 / 0.833 on the
+    # tuning voices, 0.917 / 0.917 / 0.750 held out, "stuck" the weakest (4 of 9). "I'm
+    # stuck" was measured and left out: on the tuning voices it took two "faster"s at
+    # 10 dB (one refused, one taken for it) and had a real "six" at 10 dB refused, its
+    # runner-up; said now, it is refused or heard as "stuck" (LEVERS.md, round 35).
+    Phrasing(Verb.SPIT, "stuck", "the same as spit"),
+    Phrasing(Verb.SPIT, "i can't go", "the same as spit"),
+    Phrasing(Verb.SPIT, "i can't play", "the same as spit"),
+    Phrasing(Verb.SPIT, "i have no moves", "the same as spit"),
     Phrasing(Verb.SLAP, "slap {pile}", "at the end of a round, slap that pile to take it"),
     Phrasing(Verb.SLAP, "slap the {pile} pile", "the same as slap left"),
     Phrasing(Verb.READY, "ready", "ready for new cards: starts a round, or ends a "
