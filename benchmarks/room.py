@@ -153,11 +153,12 @@ def narrated_match(seed: int = 7) -> Timeline:
     A fresh process is not enough on a busy machine: an utterance espeak-ng cancels
     and the renderer says again (`NarrateResult.speech_retries`) can leave the
     engine's state moved on, and every later utterance then differs by a few samples.
-    One CI checkout in four rendered such a match (479.505 s against 479.481 s) and
-    three echo tests, which sit close to their thresholds in the hardest rooms, failed
-    on it (round 35). A render with retries is therefore thrown away and the match
-    rendered again in another fresh process; every render without one has been the
-    same match to the sample."""
+    One CI checkout in four rendered a match drifted so (479.505 s against 479.481 s;
+    that run kept no count of retries), and three echo tests, which sit close to their
+    thresholds in the hardest rooms, failed on it (round 35). Rendered here beside busy
+    loops, a render with a retry drifted once in two, and each of 20 without one was the
+    same match to the sample. So a render with retries is thrown away and the match is
+    rendered again in another fresh process."""
     path = NARRATION_CACHE / f"narration-{seed}-{_code_digest()}.pickle"
     if path.is_file():
         timeline: Timeline = pickle.loads(path.read_bytes())
