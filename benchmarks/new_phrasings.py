@@ -16,9 +16,17 @@ process:
 - the real voices of `fsdd-<split>` (every Nth file), bare ranks against the whole
   grammar: a bigger grammar must not cost the players' most common command.
 
+- whole splits players' own words are measured on (`--whole`): on `tuning`, every
+  natural phrasing (`natural-tuning`) and all the tuning table talk (`chatter-tuning`); on
+  `heldout`, `natural-heldout`. The neighbours are a guess at what the new words could
+  take; these are what they did take when the guess missed: in round 34 "hold on" took the
+  table talk "go on", in round 35 "i'm stuck" took "faster", and both were first seen held
+  out, where nothing may be chosen.
+
 Per row: the new sentences heard as meant (without them in the grammar, what they
-became instead), the neighbours, chatter taken as any command, and the real voices'
-accuracy and wrong moves. Chosen on `tuning`; `--split heldout` reports the choice.
+became instead), the neighbours, chatter taken as any command, the real voices'
+accuracy and wrong moves, and the whole splits' commands heard and wrong, or table talk
+taken. Chosen on `tuning`; `--split heldout` reports the choice.
 """
 
 from __future__ import annotations
@@ -55,8 +63,12 @@ def sentences_of(patterns: list[str]) -> list[str]:
     return [sentence for pattern in patterns for sentence, _ in expand(known[pattern])]
 
 
+WHOLE = {"tuning": ("natural-tuning", "chatter-tuning"), "heldout": ("natural-heldout",)}
+"""The splits run whole beside the A/B, by the A/B's split (`--whole`)."""
+
+
 def row(name: str, results: list[FileResult], real: list[FileResult],
-        new: set[str]) -> dict[str, object]:
+        new: set[str], whole: dict[str, list[FileResult]]) -> dict[str, object]:
     spoken = [r for r in results if r.item.kind == "command"]
     own = [r for r in spoken if r.item.transcript in new]
     neighbours = [r for r in spoken if r.item.transcript not in new]
@@ -71,8 +83,22 @@ def row(name: str, results: list[FileResult], real: list[FileResult],
             "real voices quiet": _share([r for r in real if r.item.name.startswith("quiet")]),
             "real voices 10 dB": _share([r for r in real if r.item.name.startswith("noise10")]),
             "real wrong moves": real_summary["wrong_move_rate"],
+            **whole_columns(whole),
             "new sentences became": "; ".join(f"{what} {count}"
                                               for what, count in became.most_common(4))}
+
+
+def whole_columns(whole: dict[str, list[FileResult]]) -> dict[str, object]:
+    """Each whole split's commands heard and wrong, or (a split of table talk) taken."""
+    columns: dict[str, object] = {}
+    for split, results in whole.items():
+        summary = summarize(results)
+        if any(r.item.kind == "command" for r in results):
+            columns[f"{split} heard"] = _share([r for r in results if r.item.kind == "command"])
+            columns[f"{split} wrong"] = summary["wrong_rate"]
+        else:
+            columns[f"{split} taken"] = summary["chatter_false_accept"]
+    return columns
 
 
 def _said(result: FileResult) -> str:
@@ -92,6 +118,10 @@ def main() -> None:
                            help="the phrasings to judge, separated by ';'")
     arguments.add_argument("--neighbours", default=";".join(NEIGHBOURS),
                            help="the sentences they could be confused with, separated by ';'")
+    arguments.add_argument("--whole", default=None,
+                           help="splits to run whole with both grammars, separated by ';' "
+                                "(default: natural-tuning;chatter-tuning on tuning, "
+                                "natural-heldout on heldout; '' for none)")
     arguments.add_argument("--out", type=Path, default=Path("/tmp/new-phrasings"))
     args = arguments.parse_args()
     patterns = [pattern.strip() for pattern in args.patterns.split(";") if pattern.strip()]
@@ -101,6 +131,9 @@ def main() -> None:
     corpus = read_corpus(args.out / args.split)
     real_split = "fsdd-tuning" if args.split == "tuning" else "fsdd-test"
     real_items = read_corpus(CORPUS / real_split)[::args.every]
+    whole_splits = WHOLE[args.split] if args.whole is None else \
+        [split.strip() for split in args.whole.split(";") if split.strip()]
+    whole_items = {split: read_corpus(CORPUS / split) for split in whole_splits}
 
     from voicespit.speech.recognizers.whisper_model import WhisperModel
     from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer
@@ -113,15 +146,23 @@ def main() -> None:
         recognizer = WhisperRecognizer(model, phrases)
         results = [transcribe(recognizer, item) for item in corpus]
         real = [transcribe(recognizer, item) for item in real_items]
-        rows.append(row(name, results, real, set(new)))
-        outcomes.append({r.item.name: (r.item.transcript, _said(r)) for r in results + real
+        whole = {split: [transcribe(recognizer, item) for item in items]
+                 for split, items in whole_items.items()}
+        rows.append(row(name, results, real, set(new), whole))
+        # Keyed by split too: the corpora number their files alike ("snr10/0132-...").
+        decided = {f"{args.split}/{r.item.name}": r for r in results}
+        decided |= {f"{real_split}/{r.item.name}": r for r in real}
+        decided |= {f"{split}/{r.item.name}": r for split, done in whole.items() for r in done}
+        outcomes.append({key: (r.item.transcript, _said(r)) for key, r in decided.items()
                          if r.item.transcript not in new})
         per_pattern.append(f"{name}: " + ", ".join(
             f'"{pattern}" {_share([r for r in results if r.item.transcript in own]):.3f}'
             for pattern, own in ((pattern, set(sentences_of([pattern])))
                                  for pattern in patterns)))
     print(f"{args.split}: {len(new)} new sentences, {len(corpus)} files; "
-          f"{real_split} every {args.every}: {len(real_items)} files")
+          f"{real_split} every {args.every}: {len(real_items)} files"
+          + "".join(f"; {split} whole: {len(items)} files"
+                    for split, items in whole_items.items()))
     print_markdown(rows)
     print("Heard as meant, per phrasing (all three conditions):")
     print("\n".join(per_pattern))

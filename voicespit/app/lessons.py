@@ -16,7 +16,7 @@ from voicespit.match.events import IntentRefused
 from voicespit.match.intents import State
 from voicespit.narration.answers import as_said
 from voicespit.speech.language.commands import Command, Verb
-from voicespit.speech.language.grammar import sample_phrases
+from voicespit.speech.language.grammar import STUCK_WORDS, sample_phrases
 from voicespit.speech.language.help import said
 from voicespit.speech.language.parser import command_in
 
@@ -132,8 +132,10 @@ def bigger_pile(pile: int) -> str:
 
 
 def ways_to_say(command: Command) -> list[str]:
-    """Every sentence of the grammar for `command`; "ready" too where it does what spit does."""
-    ways = [as_said(sentence) for sentence, meant in sample_phrases() if meant == command]
+    """Every sentence of the grammar for `command`; "ready" too where it does what spit does.
+    Not "stuck" and the like: they are spit only for a player with nothing to play."""
+    ways = [as_said(sentence) for sentence, meant in sample_phrases()
+            if meant == command and sentence not in STUCK_WORDS]
     if command in (Command(Verb.SPIT), Command(Verb.FLIP)):
         ways.append(said(Command(Verb.READY)))
     return ways
