@@ -108,8 +108,9 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
     # a breath from "speed up").
     "softer": "quieter", "speak up": "louder", "speak louder": "louder",
     "speak softer": "quieter", "turn up": "louder", "turn down": "quieter",
-    # Round 35: typed only, since by voice it took "faster"s (LEVERS.md, round 35).
-    "i'm stuck": "stuck",
+    # Round 35: typed only: by voice "I'm stuck" took "faster"s, and the other two the
+    # table talk "I have no idea" (LEVERS.md, round 35).
+    "i'm stuck": "stuck", "i can't go": "stuck", "i have no moves": "stuck",
 }
 """The short forms a typist reaches for ("cards" for "my cards"), read in typed lines only
 (`parse_typed`). Not in `parse`: spoken text is always a sentence of the grammar, and
