@@ -93,8 +93,8 @@ def whole_columns(whole: dict[str, list[FileResult]]) -> dict[str, object]:
     columns: dict[str, object] = {}
     for split, results in whole.items():
         summary = summarize(results)
-        if any(r.item.kind == "command" for r in results):
-            columns[f"{split} heard"] = _share([r for r in results if r.item.kind == "command"])
+        if summary["commands"]:
+            columns[f"{split} heard"] = summary["command_accuracy"]
             columns[f"{split} wrong"] = summary["wrong_rate"]
         else:
             columns[f"{split} taken"] = summary["chatter_false_accept"]
