@@ -23,7 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("voicespit.cli.play", "play Spit or Speed by voice or keyboard (the default)"),
     "config": ("voicespit.cli.config", "where the settings file is, and the settings in force"),
     "simulate": ("voicespit.cli.simulate", "play computer-versus-computer games at full speed"),
-    "models": ("voicespit.cli.models", "install and list Vosk speech models"),
+    "models": ("voicespit.cli.models", "install and list speech models (Vosk, or another Whisper)"),
     "narrate": ("voicespit.cli.narrate", "render a computer-versus-computer game to a stereo WAV"),
     "recognize": ("voicespit.cli.recognize", "recognize spoken commands in WAV files or a corpus"),
 }

@@ -26,8 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "install", parents=[where],
         help="install a Vosk model (zip, folder or URL) or a faster-whisper model folder",
         description="Install a Vosk model from a downloaded zip, an unpacked folder, or an "
-                    "http(s) URL. For English: vosk-model-small-en-us-0.15.zip from "
-                    "https://alphacephei.com/vosk/models")
+                    "http(s) URL (for English: vosk-model-small-en-us-0.15.zip from "
+                    "https://alphacephei.com/vosk/models), or a Whisper model folder in "
+                    "faster-whisper's format to use instead of the built-in one.")
     install.add_argument("source", metavar="PATH_OR_URL")
     install.add_argument("--name", help="folder name for the model (default: the zip's)")
     install.add_argument("--language", metavar="CODE",

@@ -24,8 +24,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --input wav: lines of 'SECONDS FILE.wav' to speak")
     parser.add_argument("--recognizer", choices=("auto", "vosk", "whisper", "pocketsphinx"))
     parser.add_argument("--listen", choices=LISTEN_MODES,
-                        help="when to listen (default auto: not while the game speaks; "
-                             "always: cancel the game's own voice and listen all the time)")
+                        help="when to listen (default auto: all the time, the game's own "
+                             "voice cancelled, but not while it speaks if no canceller can "
+                             "run or the room echoes it back too loudly; always: all the "
+                             "time, never falling back; echo_guard: never while the game "
+                             "speaks; headphones: all the time, nothing to cancel; "
+                             "push_to_talk: for one command after the talk key)")
     parser.add_argument("--voice", metavar="NAME", help="text-to-speech voice")
     parser.add_argument("--rate", type=positive_int, metavar="WPM",
                         help="speech rate in words a minute")
