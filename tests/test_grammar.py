@@ -123,6 +123,15 @@ def test_a_player_whose_cards_do_not_fit_is_heard_asking_for_new_cards() -> None
     assert parse_typed("I am stuck") == parse_typed("I can't go.") == parse("spit")
 
 
+def test_the_opponents_cards_are_asked_for_as_a_players_own_are() -> None:
+    # Round 36: "what do i have" had no counterpart for the opponent but "opponent's cards".
+    for said in ("what does the computer have", "what cards does the computer have",
+                 "what does the opponent have"):
+        assert parse(said) == parse("opponent's cards"), said
+        assert parse(said) != parse("what do i have"), said
+    assert parse("carry on") == parse("continue") == parse("resume")
+
+
 def test_the_typists_short_forms_parse_when_typed_and_leave_the_spoken_language_alone() -> None:
     for short, meant in TYPED_SHORTHANDS.items():
         assert short not in grammar.sentences(), short

@@ -177,6 +177,17 @@ PHRASINGS: tuple[Phrasing, ...] = (
     # (voicespit/app/glance.py lists it all), and how the game hears you.
     Phrasing(Verb.OPPONENT_CARDS, "opponent's cards",
              "hear the opponent's face-up cards (in Speed, how many they hold)"),
+    # Round 36: the opponent's cards asked for as "what do I have" is ("how many cards does
+    # the computer have" was already heard), and "carry on" after a pause. Refused before
+    # (32 of 36) or taken for the count (4); with them, 36 of 36 on the tuning voices, and
+    # nothing else decided differently but one table talk no longer taken for "say again"
+    # (LEVERS.md, round 36).
+    Phrasing(Verb.OPPONENT_CARDS, "what does the computer have",
+             "the same as opponent's cards"),
+    Phrasing(Verb.OPPONENT_CARDS, "what cards does the computer have",
+             "the same as opponent's cards"),
+    Phrasing(Verb.OPPONENT_CARDS, "what does the opponent have",
+             "the same as opponent's cards"),
     Phrasing(Verb.FACE_DOWN, "face down cards",
              "hear how many cards lie face down: under each stockpile and the spit cards, "
              "or the draw and side piles in Speed"),
@@ -193,8 +204,9 @@ PHRASINGS: tuple[Phrasing, ...] = (
     # (3 of the tuning table talk's 417 files) and, held out, "oh wow" and "almost got it",
     # each a pause in the middle of a race; "hang on" took none of the tuning table talk.
     Phrasing(Verb.PAUSE, "hang on", "the same as pause game"),
-    Phrasing(Verb.RESUME, "continue", "carry on after a pause"),
+    Phrasing(Verb.RESUME, "continue", "go on with the game after a pause"),
     Phrasing(Verb.RESUME, "resume", "the same as continue"),
+    Phrasing(Verb.RESUME, "carry on", "the same as continue"),
     Phrasing(Verb.FASTER, "speed up", "make the opponent play faster"),
     Phrasing(Verb.FASTER, "faster", "the same as speed up"),
     Phrasing(Verb.SLOWER, "slow down", "make the opponent play slower"),
