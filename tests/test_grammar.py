@@ -132,6 +132,16 @@ def test_the_opponents_cards_are_asked_for_as_a_players_own_are() -> None:
     assert parse("carry on") == parse("continue") == parse("resume")
 
 
+def test_the_next_round_the_score_a_players_cards_and_a_new_game_as_players_ask() -> None:
+    # Round 37: each refused by voice before (or "read my cards" heard as "my cards").
+    assert parse("next round") == parse("ready")
+    assert parse("read my cards") == parse("my cards")
+    assert parse("how am i doing") == parse("score please")
+    assert parse("start game") == parse("new game")
+    with pytest.raises(InvalidCommandError):
+        parse("let's go")  # left out: it took "less detail", "score" and "bless you"
+
+
 def test_the_typists_short_forms_parse_when_typed_and_leave_the_spoken_language_alone() -> None:
     for short, meant in TYPED_SHORTHANDS.items():
         assert short not in grammar.sentences(), short

@@ -124,6 +124,14 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.READY, "ready", "ready for new cards: starts a round, or ends a "
              "stalemate; with no game on, starts one"),
     Phrasing(Verb.READY, "i'm ready", "the same as ready"),
+    # Round 37: what a player says for the next round, their cards, the score and a new
+    # game, tried as a new player would and refused ("Say again?"), or heard as "my cards"
+    # (2 of 9 "read my cards"). On the tuning voices 36 of 36 with them, and nothing else
+    # decided differently but a "pause game" at 10 dB refused and the table talk
+    # "fantastic" no longer taken for "ready". "Let's go" (for ready) was left out: heard
+    # 9 of 12, and it took two "less detail"s, two "score"s and the table talk "bless
+    # you" (three times) and "let's see what happens" for "ready" (LEVERS.md, round 37).
+    Phrasing(Verb.READY, "next round", "the same as ready"),
     Phrasing(Verb.PILES, "show piles", "hear the top card of both piles"),
     Phrasing(Verb.PILES, "show me the piles", "the same as show piles"),
     Phrasing(Verb.PILES, "what's on the table", "the same as show piles"),
@@ -145,6 +153,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.MY_CARDS, "my cards", "hear your stockpile tops, or your hand in Speed"),
     Phrasing(Verb.MY_CARDS, "what do i have", "the same as my cards"),
     Phrasing(Verb.MY_CARDS, "what cards do i have", "the same as my cards"),
+    Phrasing(Verb.MY_CARDS, "read my cards", "the same as my cards"),
     Phrasing(Verb.HINT, "what can i play", "hear which of your cards fit which pile"),
     Phrasing(Verb.HINT, "what fits", "the same as what can I play"),
     Phrasing(Verb.HINT, "hint", "the same as what can I play"),
@@ -161,6 +170,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.SCORE, "score", "the same as score please"),
     Phrasing(Verb.SCORE, "what's the score", "the same as score please"),
     Phrasing(Verb.SCORE, "who's winning", "the same as score please"),
+    Phrasing(Verb.SCORE, "how am i doing", "the same as score please"),
     Phrasing(Verb.REPEAT, "say again", "hear the last announcement again"),
     Phrasing(Verb.REPEAT, "repeat", "the same as say again"),
     Phrasing(Verb.REPEAT, "say that again", "the same as say again"),
@@ -245,6 +255,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
     Phrasing(Verb.NO, "nope", "the same as no"),
     Phrasing(Verb.NO, "no thanks", "the same as no"),
     Phrasing(Verb.NEW_GAME, "new game", "start a new game"),
+    Phrasing(Verb.NEW_GAME, "start game", "the same as new game"),
     # What a player says when a game ends. Without it, espeak-ng's "play again" was
     # heard as "say again" 8 of 9 times on the tuning voices (6 of 9 held out); with it,
     # 8 of 9 (9 of 9) as meant and no other file decided differently (round 15).

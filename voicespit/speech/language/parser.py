@@ -96,12 +96,13 @@ TYPED_SHORTHANDS: Final[dict[str, str]] = {
     # Tried as a new player would (round 26), and not spoken commands: "what did you
     # say" is table talk in the chatter corpus, so by voice it is not a command.
     # ("What are the piles", typed-only then, is a spoken phrasing since round 34.)
-    "what did you say": "say again", "read my cards": "my cards", "exit": "quit game",
+    # ("Read my cards" and "start game", typed-only then, are spoken since round 37.)
+    "what did you say": "say again", "exit": "quit game",
     # Round 27: the other ways a newcomer at a keyboard asks how the game goes, starts
     # one and ends it.
     "how do you play": "how do i play",
     "explain the rules": "how do i play", "tell me the rules": "how do i play",
-    "start": "new game", "start game": "new game", "begin": "new game",
+    "start": "new game", "begin": "new game",
     "let's play": "new game", "restart": "new game", "end game": "quit game",
     "stop the game": "quit game",
     # Round 28: the volume, as a typist puts it ("speak up" is typed only: by voice it is
