@@ -117,6 +117,9 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # refused none of the real chatter the default took, so it is not the default:
     # LEVERS.md, round 11).
     "whisper, first-word veto at 4": dataclasses.replace(WHISPER, first_word_veto=4.0),
+    # The default until round 38: no talk words scored beside the commands, so "alright"
+    # was heard as "four right" (LEVERS.md, round 38).
+    "whisper without talk words": dataclasses.replace(WHISPER, talk_words=()),
     # Whisper told "Commands for a card game." was said before, with the acceptance
     # model fitted that way; the second look off, as its cost chose (LEVERS.md).
     "whisper with the prompt": _fitted_unpadded(

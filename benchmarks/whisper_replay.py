@@ -126,7 +126,9 @@ def record(split: str, out: Path, every: int, offset: int = 0,
     table = recognizer.table
     with out.open("wb") as file:
         pickle.dump({"split": split, "sentences": list(table.sentences),
-                     "sentence_of": list(table.sentence_of)}, file)
+                     "sentence_of": list(table.sentence_of),
+                     "talk": [sentence for sentence in table.sentences
+                              if sentence in settings.talk_words]}, file)
         for item in read_corpus(CORPUS / split)[offset::every]:
             recognizer.kept = []
             transcribe(recognizer, item)
@@ -189,6 +191,8 @@ class Rule:
 
     def _settled(self, choice: Choice, final: dict[str, Any], tokens: int,
                  table: CommandTable, lengths: np.ndarray) -> tuple[Choice, bool]:
+        if table.is_talk(choice.form):
+            return choice, False  # as the recognizer: no second look at a talk word
         if self.accepts(choice, final, tokens):
             return choice, True
         if "second" not in final or not second_look_due(
@@ -202,7 +206,7 @@ class Rule:
         totals = totals + (self.token_bonus - WhisperSettings.token_bonus) * lengths
         second = WindowScores(totals, deficits, table.pool(totals), within=first.within,
                               first_word_deficit=_first_word_deficits(final)[1])
-        window = averaged([first, second], table)
+        window = table.without_talk(averaged([table.without_talk(first), second], table))
         again = choose(window, table)
         tokens = int(lengths[again.form])
         log_probability = _without_bonus(final, window.totals, again.form, tokens)
@@ -243,16 +247,23 @@ def form_lengths(recording: dict[str, Any]) -> np.ndarray:
     return np.asarray(recording["lengths"])
 
 
+def table_of(recording: dict[str, Any]) -> CommandTable:
+    """The recording's sentences as the recognizer grouped them (talk words since round
+    38; a recording made before has none)."""
+    return CommandTable.build(recording["sentences"], recording["sentence_of"],
+                              talk=recording.get("talk", ()))
+
+
 def choices(recording: dict[str, Any], rule: Rule) -> Iterator[tuple[dict[str, Any],
                                                                        list[tuple[Choice, int]]]]:
     """Per recorded file, the best command of each of its finals under `rule`'s token
     bonus and pruning, with the length in tokens of its best written form."""
-    table = CommandTable.build(recording["sentences"], recording["sentence_of"])
+    table = table_of(recording)
     lengths = form_lengths(recording)
     for file in recording["files"]:
         found = []
         for final in file["finals"]:
-            choice = choose(_window(final, table, rule, lengths), table)
+            choice = choose(table.as_decided(_window(final, table, rule, lengths)), table)
             found.append((choice, int(lengths[choice.form])))
         yield file, found
 
@@ -276,7 +287,7 @@ def replay(recording: dict[str, Any], rule: Rule,
     """The rates of `rule` over the recording; each wrong or chatter command taken is
     described in `confusions` when given."""
     outcome: dict[str, list[str]] = {}
-    table = CommandTable.build(recording["sentences"], recording["sentence_of"])
+    table = table_of(recording)
     lengths = form_lengths(recording)
     for file, found in choices(recording, rule):
         commands = []

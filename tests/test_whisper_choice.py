@@ -111,3 +111,26 @@ def test_the_cross_check_sets_the_margin_by_what_pocketsphinx_heard() -> None:
     assert check.needed("seven on left", "", 1.25) == 1.5
     assert check.needed("show me the piles", "", 1.25) == 1.25, "Whisper alone decides"
     assert check.needed("what time is it", "", 1.25) == 1.25
+
+
+def test_a_talk_word_refuses_when_it_leads_and_never_narrows_a_commands_lead() -> None:
+    # "four right" and the talk word "alright", a consonant apart; "new game" far behind.
+    table = CommandTable.build(["four right", "new game", "alright"], [0, 0, 1, 2, 2],
+                               talk=["alright"])
+    assert list(table.talk) == [False, False, True] and table.commands[2] is None
+
+    def scored(totals: list[float]) -> WindowScores:
+        values = np.asarray(totals, dtype=np.float64)
+        return WindowScores(values, np.zeros(len(values)), table.pool(values))
+
+    talk_ahead = scored([-3.0, -9.0, -8.0, -1.0, -9.0])
+    assert table.talk_leads(talk_ahead) == 2
+    command_ahead = scored([-1.0, -9.0, -8.0, -1.5, -9.0])
+    assert table.talk_leads(command_ahead) is None
+    # Its lead is over "new game", the best other command, not over the talk word.
+    choice = choose(table.without_talk(command_ahead), table)
+    assert choice.sentence == "four right"
+    assert choice.margin == pytest.approx(log_sum(np.array([-1.0, -9.0])) + 8.0)
+    # A table with no talk words leaves the window as it is.
+    assert TABLE.without_talk(window([-1.0] * 8)).pooled.tolist() == TABLE.pool(
+        np.full(8, -1.0)).tolist()

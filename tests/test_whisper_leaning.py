@@ -15,7 +15,7 @@ import pytest
 
 from benchmarks.speech import WHISPER_CONFIGS
 from tests.test_whisper_recognizer import commands_of, hear, spoken
-from voicespit.speech.language.grammar import sentences
+from voicespit.speech.language.grammar import TALK_WORDS, sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizers.whisper_leaning import content_free_window
 from voicespit.speech.recognizers.whisper_model import WhisperModel
@@ -62,12 +62,15 @@ def test_a_narrower_grammar_reuses_the_leaning_measured_for_the_whole(
     few = ["seven on left", "spit", "opponent's cards", "what's on the left", "no"]
     whole.set_phrases(few)
     assert not encodes, "nothing measured again"
-    assert whole.table.sentences == few
+    assert whole.table.sentences == [*few, *TALK_WORDS]  # talk words after the commands
     assert np.all(whole._leaning < 0)
     # A sentence never seen is measured once, alone.
-    whole.set_phrases([*few, "seven on the right pile please"])
+    longer = "seven on the right pile please"
+    whole.set_phrases([*few, longer])
     assert len(encodes) == 1
-    assert whole._leaning[-1] < least_likely, "a long sentence is unlikely unsaid"
+    forms = [form for form, sentence in enumerate(whole.table.sentence_of)
+             if whole.table.sentences[sentence] == longer]
+    assert whole._leaning[forms[-1]] < least_likely, "a long sentence is unlikely unsaid"
 
 
 def test_without_a_weight_no_leaning_is_measured(whisper_model: WhisperModel) -> None:

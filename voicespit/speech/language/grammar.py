@@ -56,6 +56,16 @@ class Phrasing:
         return tuple(token[1:-1] for token in self.tokens if token.startswith("{"))
 
 
+TALK_WORDS = ("alright", "all right")
+"""Words players say that are no command but sound like one, which the Whisper recognizer
+scores beside the commands so that one said alone is refused rather than taken for the
+command it sounds like ("alright" for "four right": a four played that nobody named).
+Measured on `lead-in-*` and `short-talk-*` (`benchmarks.make_talk_corpus`, round 38,
+benchmarks/LEVERS.md): before them, "alright" before a command played a four on the
+right in 28 of 75 files in the tuning voices and 41 of 75 held out. "Fine" ("five"),
+"okay" and "well" were measured and left out: "fine" refused real voices' fives, "okay"
+and "well" the commands said right after them."""
+
 STUCK_WORDS = ("stuck", "i can't play")
 """Spit as a stuck player says it (round 35): right for a stalemate, where spit's answer
 says what still fits, but no way to start a round, so the tutorial never offers them as

@@ -10,8 +10,9 @@ game's rule over recorded scores (`benchmarks/whisper_replay.py`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,17 +67,56 @@ class CommandTable:
     """Per command, the indices of its written forms."""
     commands: Sequence[Command | None]
     """Per group, the command (None: a sentence the parser does not take)."""
+    talk: Sequence[bool] = ()
+    """Per group, whether it is a talk word (`grammar.TALK_WORDS`): scored so that one
+    said alone is refused, never a command (empty: none)."""
 
     @classmethod
-    def build(cls, sentences: Sequence[str], sentence_of: Sequence[int]) -> CommandTable:
+    def build(cls, sentences: Sequence[str], sentence_of: Sequence[int],
+              talk: Collection[str] = ()) -> CommandTable:
+        """`talk`: the sentences that are talk words, each a group of its own."""
         groups: dict[str, list[int]] = {}
         commands: dict[str, Command | None] = {}
         for form, owner in enumerate(sentence_of):
-            key, command = _keyed(sentences[owner])
+            sentence = sentences[owner]
+            key, command = (f"talk: {sentence}", None) if sentence in talk \
+                else _keyed(sentence)
             groups.setdefault(key, []).append(form)
             commands[key] = command
         return cls(sentences, sentence_of, [np.asarray(members) for members in groups.values()],
-                   list(commands.values()))
+                   list(commands.values()), [key.startswith("talk: ") for key in groups])
+
+    def talk_leads(self, window: WindowScores) -> int | None:
+        """The talk word's group when one scored above every command (None: none did)."""
+        if not any(self.talk):
+            return None
+        best = int(np.argmax(window.pooled))
+        return best if self.talk[best] and np.isfinite(window.pooled[best]) else None
+
+    def is_talk(self, form: int) -> bool:
+        """Whether written form `form` writes a talk word."""
+        return bool(self.talk) and any(
+            talk and form in members for members, talk in zip(self.groups, self.talk, strict=True))
+
+    def as_decided(self, window: WindowScores) -> WindowScores:
+        """The scores a choice is made on, as the recognizer makes it: the window itself
+        when a talk word leads (the choice is that word, refused), else `without_talk`."""
+        return window if self.talk_leads(window) is not None else self.without_talk(window)
+
+    def without_talk(self, window: WindowScores) -> WindowScores:
+        """The window's scores with the talk words taken out: a command's lead is over the
+        other commands. A talk word refuses when it beats them all (`talk_leads`); as a
+        rival it would also narrow every lead near it, and cost the commands it sounds
+        like ("four right" for "alright") more than its veto does."""
+        if not any(self.talk):
+            return window
+        talk_forms = np.concatenate([members for members, talk in zip(self.groups, self.talk,
+                                                                      strict=True) if talk])
+        totals = window.totals.copy()
+        totals[talk_forms] = -np.inf
+        pooled = window.pooled.copy()
+        pooled[np.asarray(self.talk, dtype=bool)] = -np.inf
+        return dataclasses.replace(window, totals=totals, pooled=pooled)
 
     def group_of(self, command: Command) -> int | None:
         """The index of `command`'s group (None: no sentence listened for means it)."""

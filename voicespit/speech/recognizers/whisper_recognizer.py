@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from voicespit.resampling import resample
+from voicespit.speech.language.grammar import TALK_WORDS
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes, weakly_continued
@@ -246,6 +247,10 @@ class WhisperSettings:
     pile" was decided on "slap the left" and its "pile" refused as "five" ("Say again?"
     after a slap that had been made). Asked only when the word began before the command
     would have settled: had the endpointer waited, it would have been one utterance."""
+    talk_words: tuple[str, ...] = TALK_WORDS
+    """Words that are no command, scored beside the commands: one that fits the audio
+    better than every command refuses the utterance ("alright" is no "four right";
+    `grammar.TALK_WORDS`). Empty: none (as before round 38)."""
     first_word_veto: float | None = None
     """Refuse any command when Whisper's own first word is likelier than every command's
     first word by more than this (`WindowScores.first_word_deficit`, natural log): a
@@ -292,6 +297,10 @@ class Scored:
     """Acted on PocketSphinx's command, Whisper's close second (`tie_break_within`)."""
     tail: bool = False
     """The end of the command acted on just before (`tail_check`): refused, kept quiet."""
+    talk: bool = False
+    """A talk word fitted better than every command (`WhisperSettings.talk_words`):
+    refused, and ended at the pause after it, so that a command said next ("alright,
+    flip") is heard on its own."""
 
 
 class WhisperRecognizer(EndpointingRecognizer):
@@ -339,10 +348,13 @@ class WhisperRecognizer(EndpointingRecognizer):
                                        if p.split() and p != "[unk]"))
         if not sentences:
             raise RecognizerError("the recognizer needs at least one phrase to listen for")
+        # The talk words are scored after the commands, never acted on (`TALK_WORDS`).
+        talk = [word for word in self.settings.talk_words if word not in sentences]
+        scored = [*sentences, *talk]
         # Each text the trie scores, and the sentence it is a way of writing.
         texts: list[str] = []
         self._sentence_of: list[int] = []
-        for index, sentence in enumerate(sentences):
+        for index, sentence in enumerate(scored):
             forms = written_forms(sentence) if self.settings.written_forms else (sentence,)
             texts += forms
             self._sentence_of += [index] * len(forms)
@@ -351,12 +363,21 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._decoder: Decoder = self.model.decoder_for(tokens)
         self._trie = TokenTrie(self.model.prompted_start(self.settings.prompt), tokens,
                                self.model.end_of_text)
-        self._sentences = sentences
-        self._plain_tokens = self.model.sentence_tokens(sentences)
+        if talk:
+            # Whisper's own first word is measured against the commands' first words
+            # only: "Alright" must still count as a word no command begins with, for the
+            # acceptance model and for the hint after misses (`app.misses`).
+            commands_nodes = {int(node) for form, path in enumerate(self._trie.paths)
+                              if self._sentence_of[form] < len(sentences) for node in path}
+            self._trie.first_words = np.asarray(
+                [node for node in self._trie.first_words if int(node) in commands_nodes],
+                dtype=np.int64)
+        self._sentences = scored
+        self._plain_tokens = self.model.sentence_tokens(scored)
         """Each sentence as said, not written (`_ends` puts them after a command)."""
         self._prefixes = proper_prefixes(sentences)
         self._weakly_continued = weakly_continued(sentences)
-        self._table = CommandTable.build(sentences, self._sentence_of)
+        self._table = CommandTable.build(scored, self._sentence_of, talk=talk)
         self._leaning = self._leaning_of(tuple(texts))
         self._bonus = self._bonus_for(self._preferred)
         if self._cross_check is not None:
@@ -407,8 +428,9 @@ class WhisperRecognizer(EndpointingRecognizer):
                 self._answer = self._score()
             answer = self._answer
             settled = self._detector.quiet_frames >= self._settle_after(answer)
-            if answer.accepted and (settled or not answer.could_go_on):
-                heard_in = None if settled else self._audio.samples()
+            if (answer.accepted or answer.talk) and (settled or not answer.could_go_on):
+                # A talk word is no command whose own end could follow (`tail_check`).
+                heard_in = None if settled or not answer.accepted else self._audio.samples()
                 result = self._final(answer)
                 if heard_in is not None:
                     self._acted_at_pause = _ActedAtPause(answer.sentence, heard_in,
@@ -440,6 +462,8 @@ class WhisperRecognizer(EndpointingRecognizer):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
             window = self._score_window(audio)
+        talk = self._table.talk_leads(window)
+        window = self._table.without_talk(window)
         choice = choose(window, self._table)
         sentence = choice.sentence
         speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
@@ -454,8 +478,13 @@ class WhisperRecognizer(EndpointingRecognizer):
                 self._cross_check.close()
                 self._cross_check = None
             self.timings["cross-check wait"] += self.clock() - waited
-        accepted = self._acts_on(choice, window, heard, speech_seconds)
-        if not accepted and second_look_due(
+        accepted = talk is None and self._acts_on(choice, window, heard, speech_seconds)
+        if talk is not None:
+            # A talk word fitted better than every command: refused, as said, with no
+            # second look and no tie to break (those are for a command in doubt).
+            sentence = self._table.sentences[self._table.sentence_of[
+                int(self._table.groups[talk][0])]]
+        elif not accepted and second_look_due(
                 choice, heard, *self._fit_of(choice, window), speech_seconds,
                 self._above_floor_db, model=self._acceptance,
                 from_probability=settings.second_look_from):
@@ -463,13 +492,13 @@ class WhisperRecognizer(EndpointingRecognizer):
             # the average of two slightly different views steadies the scores.
             with self._threads.limit(limits=1, user_api="blas"):
                 others = [self._score_window(view) for view in self._second_views(audio)]
-            window = averaged([window, *others], self._table)
+            window = self._table.without_talk(averaged([window, *others], self._table))
             choice = choose(window, self._table)
             sentence = choice.sentence
             accepted = self._acts_on(choice, window, heard, speech_seconds,
                                      bar=settings.second_look_bar)
         tie_broken = False
-        if not accepted and heard:
+        if not accepted and heard and talk is None:
             broken = self._tie_broken(window, choice, heard)
             if broken is not None:
                 choice, sentence, accepted, tie_broken = broken, broken.sentence, True, True
@@ -485,7 +514,8 @@ class WhisperRecognizer(EndpointingRecognizer):
                       settle_extra=self._settle_extra(sentence, speech_seconds),
                       speech_seconds=speech_seconds,
                       above_floor_db=self._above_floor_db, window=window,
-                      heard_by_pocketsphinx=heard, tie_broken=tie_broken, tail=tail)
+                      heard_by_pocketsphinx=heard, tie_broken=tie_broken, tail=tail,
+                      talk=talk is not None)
 
     def _settle_extra(self, sentence: str, speech_seconds: float) -> int:
         """Quiet frames beyond the endpointer's settle before acting on `sentence`
@@ -510,7 +540,8 @@ class WhisperRecognizer(EndpointingRecognizer):
             round(self.settings.trailing_silence * SAMPLE_RATE))])
         with self._threads.limit(limits=1, user_api="blas"):
             encoded = self._encoded(joined)
-            together = choose(self._scores_of(encoded), self._table).sentence
+            together = choose(self._table.without_talk(self._scores_of(encoded)),
+                              self._table).sentence
             if command_in(together) != command_in(before.sentence):
                 return False
             (alone,) = self.model.sentence_tokens([together])
