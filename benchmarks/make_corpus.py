@@ -31,8 +31,8 @@ import subprocess
 import tempfile
 import wave
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -294,9 +294,7 @@ def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
     directory = out / split_name
     if directory.exists():
         shutil.rmtree(directory)
-    manifest = ["path\ttranscript\tkind"]
-    timings = ["path\tspeech_start\tspeech_end"]
-    voices = ["path\tvoice\trate"]
+    tables = SplitTables(directory)
     with tempfile.TemporaryDirectory() as workdir:
         for number, utterance in enumerate(chosen):
             speech = trim(speak(utterance.transcript, utterance.voice, utterance.rate,
@@ -305,14 +303,34 @@ def build(out: Path, split_name: str, *, commands: Sequence[str] | None = None,
             stem = f"{number:04d}-{utterance.kind}-{words}"
             for condition in conditions:
                 relative = f"{condition}/{stem[:60]}.wav"
-                write_wav(directory / relative, with_noise(speech, CONDITIONS[condition],
-                                                           noise_seed(split, relative)))
-                manifest.append(f"{relative}\t{utterance.transcript}\t{utterance.kind}")
-                end = LEAD_SECONDS + speech_end(speech)
-                timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
-                voices.append(f"{relative}\t{utterance.voice}\t{utterance.rate}")
-    (directory / "voices.tsv").write_text("\n".join(voices) + "\n")
-    return write_tables(directory, manifest, timings)
+                tables.add(relative, with_noise(speech, CONDITIONS[condition],
+                                                noise_seed(split, relative)),
+                           speech, utterance)
+    return tables.write()
+
+
+@dataclass
+class SplitTables:
+    """A split's files as they are written, and its manifest, timings and voices."""
+
+    directory: Path
+    manifest: list[str] = field(default_factory=lambda: ["path\ttranscript\tkind"])
+    timings: list[str] = field(default_factory=lambda: ["path\tspeech_start\tspeech_end"])
+    voices: list[str] = field(default_factory=lambda: ["path\tvoice\trate"])
+
+    def add(self, relative: str, samples: npt.NDArray[np.int16],
+            speech: npt.NDArray[np.int16], said: Utterance) -> None:
+        """Write `samples` (the trimmed `speech` in its silence and noise) at `relative`."""
+        write_wav(self.directory / relative, samples)
+        self.manifest.append(f"{relative}\t{said.transcript}\t{said.kind}")
+        end = LEAD_SECONDS + speech_end(speech)
+        self.timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
+        self.voices.append(f"{relative}\t{said.voice}\t{said.rate}")
+
+    def write(self) -> Path:
+        """Write the tables; the manifest's path."""
+        (self.directory / "voices.tsv").write_text("\n".join(self.voices) + "\n")
+        return write_tables(self.directory, self.manifest, self.timings)
 
 
 def noise_seed(split: Split, relative: str) -> int:
@@ -329,12 +347,19 @@ def write_tables(directory: Path, manifest: list[str], timings: list[str]) -> Pa
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    build_from_command_line(__doc__.splitlines()[0], tuple(SPLITS), build)
+
+
+def build_from_command_line(description: str, names: Sequence[str],
+                            build_one: Callable[[Path, str], Path]) -> None:
+    """A corpus builder's command line (`--out`, `--split NAME|all`): each split built
+    with `build_one(out, name)` and its file count said."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "corpus")
-    parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
+    parser.add_argument("--split", choices=(*names, "all"), default="all")
     args = parser.parse_args()
-    for name in SPLITS if args.split == "all" else (args.split,):
-        manifest = build(args.out, name)
+    for name in names if args.split == "all" else (args.split,):
+        manifest = build_one(args.out, name)
         count = len(manifest.read_text().splitlines()) - 1
         print(f"{name}: {count} files, manifest {manifest}")
 

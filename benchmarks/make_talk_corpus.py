@@ -22,7 +22,6 @@ measured on the other.
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import shutil
@@ -34,15 +33,14 @@ from pathlib import Path
 from benchmarks.make_corpus import (
     CONDITIONS,
     HELDOUT_VOICES,
-    LEAD_SECONDS,
     RATES,
     TUNING_VOICES,
+    SplitTables,
+    Utterance,
+    build_from_command_line,
     speak,
-    speech_end,
     trim,
     with_noise,
-    write_tables,
-    write_wav,
 )
 
 LEAD_INS = ("okay,", "ok", "so", "and", "now", "um,", "uh,", "right,", "alright,", "then",
@@ -87,36 +85,23 @@ def build_items(directory: Path, said: Sequence[tuple[str, str, str]],
     if directory.exists():
         shutil.rmtree(directory)
     rng = random.Random(seed)
-    manifest = ["path\ttranscript\tkind"]
-    timings = ["path\tspeech_start\tspeech_end"]
-    spoken_by = ["path\tvoice\trate"]
+    tables = SplitTables(directory)
     with tempfile.TemporaryDirectory() as workdir:
         for number, (text, transcript, kind) in enumerate(said):
             for voice in voices:
-                rate = rng.randint(*RATES)
-                speech = trim(speak(text, voice, rate, Path(workdir)))
+                utterance = Utterance(transcript, kind, voice, rng.randint(*RATES))
+                speech = trim(speak(text, voice, utterance.rate, Path(workdir)))
                 words = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
                 for condition, snr_db in CONDITIONS.items():
                     relative = f"{condition}/{number:03d}-{voice}-{words[:40]}.wav"
-                    write_wav(directory / relative,
-                              with_noise(speech, snr_db, zlib.crc32(f"{seed}:{relative}".encode())))
-                    manifest.append(f"{relative}\t{transcript}\t{kind}")
-                    end = LEAD_SECONDS + speech_end(speech)
-                    timings.append(f"{relative}\t{LEAD_SECONDS:.3f}\t{end:.3f}")
-                    spoken_by.append(f"{relative}\t{voice}\t{rate}")
-    (directory / "voices.tsv").write_text("\n".join(spoken_by) + "\n")
-    return write_tables(directory, manifest, timings)
+                    tables.add(relative, with_noise(speech, snr_db,
+                                                    zlib.crc32(f"{seed}:{relative}".encode())),
+                               speech, utterance)
+    return tables.write()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "corpus")
-    parser.add_argument("--split", choices=(*PROBES, "all"), default="all")
-    args = parser.parse_args()
-    for name in PROBES if args.split == "all" else (args.split,):
-        manifest = build(args.out, name)
-        count = len(manifest.read_text().splitlines()) - 1
-        print(f"{name}: {count} files, manifest {manifest}")
+    build_from_command_line(__doc__.splitlines()[0], tuple(PROBES), build)
 
 
 if __name__ == "__main__":
