@@ -127,8 +127,7 @@ def record(split: str, out: Path, every: int, offset: int = 0,
     with out.open("wb") as file:
         pickle.dump({"split": split, "sentences": list(table.sentences),
                      "sentence_of": list(table.sentence_of),
-                     "talk": [sentence for sentence in table.sentences
-                              if sentence in settings.talk_words]}, file)
+                     "talk": table.talk_sentences()}, file)
         for item in read_corpus(CORPUS / split)[offset::every]:
             recognizer.kept = []
             transcribe(recognizer, item)
@@ -206,8 +205,8 @@ class Rule:
         totals = totals + (self.token_bonus - WhisperSettings.token_bonus) * lengths
         second = WindowScores(totals, deficits, table.pool(totals), within=first.within,
                               first_word_deficit=_first_word_deficits(final)[1])
-        window = table.without_talk(averaged([table.without_talk(first), second], table))
-        again = choose(window, table)
+        window = averaged([first, second], table)
+        again = choose(table.without_talk(window), table)
         tokens = int(lengths[again.form])
         log_probability = _without_bonus(final, window.totals, again.form, tokens)
         assert self.acceptance is not None, "only the model looks again"

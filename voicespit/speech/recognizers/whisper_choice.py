@@ -79,12 +79,12 @@ class CommandTable:
         commands: dict[str, Command | None] = {}
         for form, owner in enumerate(sentence_of):
             sentence = sentences[owner]
-            key, command = (f"talk: {sentence}", None) if sentence in talk \
-                else _keyed(sentence)
+            # A talk word is its own group, whatever a typist's shorthand makes of it.
+            key, command = (sentence, None) if sentence in talk else _keyed(sentence)
             groups.setdefault(key, []).append(form)
             commands[key] = command
         return cls(sentences, sentence_of, [np.asarray(members) for members in groups.values()],
-                   list(commands.values()), [key.startswith("talk: ") for key in groups])
+                   list(commands.values()), [key in talk for key in groups])
 
     def talk_leads(self, window: WindowScores) -> int | None:
         """The talk word's group when one scored above every command (None: none did)."""
@@ -95,8 +95,14 @@ class CommandTable:
 
     def is_talk(self, form: int) -> bool:
         """Whether written form `form` writes a talk word."""
-        return bool(self.talk) and any(
-            talk and form in members for members, talk in zip(self.groups, self.talk, strict=True))
+        return self.sentences[self.sentence_of[form]] in self.talk_sentences()
+
+    def talk_sentences(self) -> list[str]:
+        """The talk words, as the table's sentences."""
+        if not self.talk:
+            return []
+        return [self.sentences[self.sentence_of[int(members[0])]]
+                for members, talk in zip(self.groups, self.talk, strict=True) if talk]
 
     def as_decided(self, window: WindowScores) -> WindowScores:
         """The scores a choice is made on, as the recognizer makes it: the window itself

@@ -290,7 +290,8 @@ class Scored:
     """How far the speech peaked above the endpointer's noise floor (its loudness over
     the room's: noise makes Whisper's mistakes)."""
     window: WindowScores | None = field(default=None, compare=False, repr=False)
-    """The scores it was decided on (for tuning and inspection)."""
+    """The scores it was decided on, talk words included (for tuning and inspection;
+    `whisper_replay` records them and decides again as the recognizer did)."""
     heard_by_pocketsphinx: str | None = None
     """What the cross-check's grammar decode heard ("": no command; None: not asked)."""
     tie_broken: bool = False
@@ -462,9 +463,10 @@ class WhisperRecognizer(EndpointingRecognizer):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
             window = self._score_window(audio)
-        talk = self._table.talk_leads(window)
-        window = self._table.without_talk(window)
-        choice = choose(window, self._table)
+        # Chosen as the replay chooses (`CommandTable.as_decided`): a talk word when one
+        # fits best, else the best command by its lead over the other commands.
+        choice = choose(self._table.as_decided(window), self._table)
+        talk = self._table.is_talk(choice.form)
         sentence = choice.sentence
         speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
         heard = None
@@ -478,13 +480,10 @@ class WhisperRecognizer(EndpointingRecognizer):
                 self._cross_check.close()
                 self._cross_check = None
             self.timings["cross-check wait"] += self.clock() - waited
-        accepted = talk is None and self._acts_on(choice, window, heard, speech_seconds)
-        if talk is not None:
-            # A talk word fitted better than every command: refused, as said, with no
-            # second look and no tie to break (those are for a command in doubt).
-            sentence = self._table.sentences[self._table.sentence_of[
-                int(self._table.groups[talk][0])]]
-        elif not accepted and second_look_due(
+        # A talk word is refused, with no second look and no tie to break (those are for
+        # a command in doubt).
+        accepted = not talk and self._acts_on(choice, window, heard, speech_seconds)
+        if not talk and not accepted and second_look_due(
                 choice, heard, *self._fit_of(choice, window), speech_seconds,
                 self._above_floor_db, model=self._acceptance,
                 from_probability=settings.second_look_from):
@@ -492,14 +491,14 @@ class WhisperRecognizer(EndpointingRecognizer):
             # the average of two slightly different views steadies the scores.
             with self._threads.limit(limits=1, user_api="blas"):
                 others = [self._score_window(view) for view in self._second_views(audio)]
-            window = self._table.without_talk(averaged([window, *others], self._table))
-            choice = choose(window, self._table)
+            window = averaged([window, *others], self._table)
+            choice = choose(self._table.without_talk(window), self._table)
             sentence = choice.sentence
             accepted = self._acts_on(choice, window, heard, speech_seconds,
                                      bar=settings.second_look_bar)
         tie_broken = False
-        if not accepted and heard and talk is None:
-            broken = self._tie_broken(window, choice, heard)
+        if not accepted and heard and not talk:
+            broken = self._tie_broken(self._table.without_talk(window), choice, heard)
             if broken is not None:
                 choice, sentence, accepted, tie_broken = broken, broken.sentence, True, True
         if settings.first_word_veto is not None \
@@ -515,7 +514,7 @@ class WhisperRecognizer(EndpointingRecognizer):
                       speech_seconds=speech_seconds,
                       above_floor_db=self._above_floor_db, window=window,
                       heard_by_pocketsphinx=heard, tie_broken=tie_broken, tail=tail,
-                      talk=talk is not None)
+                      talk=talk)
 
     def _settle_extra(self, sentence: str, speech_seconds: float) -> int:
         """Quiet frames beyond the endpointer's settle before acting on `sentence`
