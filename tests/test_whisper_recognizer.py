@@ -587,13 +587,6 @@ def test_the_listener_neither_acts_on_a_commands_end_nor_asks_for_it_again(
     assert listener.tails_unsaid == 1
 
 
-def espeak_pcm(text: str, voice: str, work: Path) -> bytes:
-    """espeak-ng saying `text` at 160 words a minute, trimmed, as 16 kHz PCM."""
-    from benchmarks.make_corpus import speak, trim
-
-    return trim(speak(text, voice, 160, work)).astype("<i2").tobytes()
-
-
 @pytest.mark.parametrize("voice", ["en-us-nyc", "en-029"])
 def test_alright_is_talk_not_four_right_and_the_command_after_it_is_heard(
         whisper_model: WhisperModel, recognizer: WhisperRecognizer, voice: str,
@@ -603,16 +596,16 @@ def test_alright_is_talk_not_four_right_and_the_command_after_it_is_heard(
     # commands, "all right" fits better than any of them: refused, and ended at the
     # pause after it, so the command said next is heard on its own.
     without = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_words=()))
-    alone = espeak_pcm("alright", voice, tmp_path)
+    alone = spoken("alright", tmp_path, voice)
     assert commands_of(hear(without, alone)) == [parse("four right")]  # why the words exist
     heard = hear(recognizer, alone)
     assert len(heard) == 1 and heard[0].rejected and heard[0].text in ("alright", "all right")
-    then_flip = hear(recognizer, espeak_pcm("alright, flip", voice, tmp_path))
+    then_flip = hear(recognizer, spoken("alright, flip", tmp_path, voice))
     assert [(final.text in ("alright", "all right"), final.rejected) for final in then_flip[:1]] \
         == [(True, True)], then_flip
     assert commands_of(then_flip) == [parse("flip")]
     # The command it sounds like is still heard.
-    assert commands_of(hear(recognizer, espeak_pcm("four right", voice, tmp_path))) \
+    assert commands_of(hear(recognizer, spoken("four right", tmp_path, voice))) \
         == [parse("four right")]
 
 
