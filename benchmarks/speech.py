@@ -120,6 +120,9 @@ WHISPER_CONFIGS: dict[str, WhisperSettings] = {
     # The default until round 38: no talk words scored beside the commands, so "alright"
     # was heard as "four right" (LEVERS.md, round 38).
     "whisper without talk words": dataclasses.replace(WHISPER, talk_words=()),
+    # The default until round 39: a command said after "okay", "now", "please" ... is
+    # refused when Whisper doubts it, with no second scoring after that word.
+    "whisper without lead words": dataclasses.replace(WHISPER, lead_from=None),
     # Whisper told "Commands for a card game." was said before, with the acceptance
     # model fitted that way; the second look off, as its cost chose (LEVERS.md).
     "whisper with the prompt": _fitted_unpadded(

@@ -102,11 +102,12 @@ class Recording(WhisperRecognizer):
 RECORDING_SETTINGS = dataclasses.replace(
     WhisperSettings(), margin=0.0, deficit_per_token=1e9, prune_within=RECORDED_WITHIN,
     cross_check=CrossCheck(0.0, 0.0, 0.0, 0.0), fitted_acceptance=False,
-    longest_word_seconds=None)
+    longest_word_seconds=None, lead_from=None)
 """Refusing nothing, so every utterance ends in a final (the length limit too would
 refuse at a pause and wait for more speech): wide pruning, so that replays can narrow it
 (`Rule.within`); PocketSphinx's cross-check decode kept with no margin, so that every
-rule of `CrossCheck` replays over it."""
+rule of `CrossCheck` replays over it. Nothing is scored again after a lead word
+(`WhisperSettings.lead_from`): that second scoring is not replayed."""
 
 
 def record(split: str, out: Path, every: int, offset: int = 0,

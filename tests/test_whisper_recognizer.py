@@ -609,6 +609,28 @@ def test_alright_is_talk_not_four_right_and_the_command_after_it_is_heard(
         == [parse("four right")]
 
 
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
+@pytest.mark.parametrize(("voice", "rate", "said", "meant"), [
+    ("en-us", 170, "please draw", "draw"),
+    ("en-us", 165, "well, flip", "flip"),
+    ("en-gb-x-rp", 158, "so king on the right", "king on the right"),
+    ("en-gb-scotland", 163, "then flip", "flip"),
+])
+def test_a_command_said_after_a_lead_word_is_heard(whisper_model: WhisperModel,
+                                                   recognizer: WhisperRecognizer, voice: str,
+                                                   rate: int, said: str, meant: str,
+                                                   tmp_path: Path) -> None:
+    # Files of round 39's `lead-in-tuning` (voice and rate as there) that were refused
+    # before a refused utterance begun with a lead word was scored again after it.
+    audio = spoken(said, tmp_path, voice, rate)
+    without = WhisperRecognizer(whisper_model, settings=WhisperSettings(lead_from=None))
+    assert commands_of(hear(without, audio)) == []  # "Say again?": why it exists
+    heard = hear(recognizer, audio)
+    assert commands_of(heard) == [parse(meant)], heard
+    taken = [final for final in heard if not final.rejected]
+    assert taken[0].scores is not None and taken[0].scores["after_lead"] == 1.0
+
+
 def test_talk_words_are_no_command_and_no_sentence_of_the_grammar() -> None:
     from voicespit.speech.language.grammar import TALK_WORDS
 

@@ -66,6 +66,16 @@ right in 28 of 75 files in the tuning voices and 41 of 75 held out. "Fine" ("fiv
 "okay" and "well" were measured and left out: "fine" refused real voices' fives, "okay"
 and "well" the commands said right after them."""
 
+LEAD_WORDS = ("okay", "ok", "so", "and", "now", "um", "uh", "alright", "then", "please",
+              "well", "oh", "hey")
+"""Words players say before a command ("okay, flip", "now spit", "please draw"). They are
+no command and are never scored as one: when Whisper refuses an utterance that begins
+with a word no command begins with, and its own likeliest first word is one of these, it
+scores every command again as said after that word (`whisper_lead`). Before round 39
+about half of such commands were refused ("Say again?"), the same command said alone
+heard. ("Right" is one too, but it is also a command, the right pile: a first word some
+command begins with is never scored after.)"""
+
 STUCK_WORDS = ("stuck", "i can't play")
 """Spit as a stuck player says it (round 35): right for a stalemate, where spit's answer
 says what still fits, but no way to start a round, so the tutorial never offers them as

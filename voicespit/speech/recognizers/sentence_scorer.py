@@ -223,6 +223,9 @@ class SentenceScores:
     token any sentence begins with. Near 0 when Whisper would begin as some command
     does, whatever it says next; large for a word no command begins with ("zero",
     "one"), which the per-token deficit of the sentence it is forced into dilutes."""
+    first_token: int = -1
+    """Whisper's own likeliest first token (among the decoder's outputs; -1: not
+    scored): the word the first-word deficit measures, "Okay" in "okay, flip"."""
 
 
 class TokenTrie:
@@ -318,6 +321,7 @@ class TokenTrie:
         prefix = np.zeros(self.size)  # the path's log-probability up to and with the node
         decoded = np.zeros(self.size, dtype=bool)
         first_logits: Floats | None = None
+        first_token = -1
         if math.isinf(within):
             best_sentence = -math.inf  # nothing to prune: no bar needed
         else:
@@ -342,6 +346,10 @@ class TokenTrie:
                 logits = decoder.step(x, cross, self_keys, self_values, nodes,
                                       self.ancestry[level][chosen])
             top = logits.max(axis=1, keepdims=True)
+            if level == len(self.prefix) - 1:
+                # The start sequence's last node, alone at its level: its row holds the
+                # first word's step.
+                first_token = int(decoder.output_tokens[int(np.argmax(logits[0]))])
             normaliser = top[:, 0] + np.log(np.exp(logits - top).sum(axis=1))
             # Scatter each child's log-probability from its parent's row.
             row_of = np.full(self.size, -1, dtype=np.int64)
@@ -367,7 +375,7 @@ class TokenTrie:
         # The first words are all children of the start sequence, scored in one row.
         first_word_deficit = float(best[self.first_words].max()
                                    - log_probability[self.first_words].max())
-        return SentenceScores(totals, deficits, first_word_deficit)
+        return SentenceScores(totals, deficits, first_word_deficit, first_token)
 
     def _probe(self, decoder: Decoder, cross: list[tuple[Floats, Floats]],
                self_keys: list[Floats], self_values: list[Floats],

@@ -37,6 +37,8 @@ class WindowScores:
     first_word_deficit: float = 0.0
     """`SentenceScores.first_word_deficit`: how much likelier Whisper's own first word is
     than any command's first word (0: a recording made before it was kept)."""
+    first_token: int = -1
+    """`SentenceScores.first_token`: Whisper's own likeliest first token (-1: unknown)."""
 
     def bounded(self, values: np.ndarray) -> np.ndarray:
         """Scores of this window no lower than `within` behind its best: a pruned
@@ -212,7 +214,8 @@ def averaged(windows: Sequence[WindowScores], table: CommandTable) -> WindowScor
     return WindowScores(mean, deficit, table.pool(mean),
                         within=min(window.within for window in windows),
                         first_word_deficit=float(np.mean([window.first_word_deficit
-                                                          for window in windows])))
+                                                          for window in windows])),
+                        first_token=windows[0].first_token)
 
 
 def log_sum(values: np.ndarray) -> float:

@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from voicespit.resampling import resample
-from voicespit.speech.language.grammar import TALK_WORDS
+from voicespit.speech.language.grammar import LEAD_WORDS, TALK_WORDS
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.language.word_graph import proper_prefixes, weakly_continued
@@ -73,6 +73,7 @@ from voicespit.speech.recognizers.whisper_choice import (
     choice_of,
     choose,
 )
+from voicespit.speech.recognizers.whisper_lead import LeadWords
 from voicespit.speech.recognizers.whisper_leaning import content_free_window
 from voicespit.speech.recognizers.whisper_model import WhisperModel, written_forms
 
@@ -251,6 +252,21 @@ class WhisperSettings:
     """Words that are no command, scored beside the commands: one that fits the audio
     better than every command refuses the utterance ("alright" is no "four right";
     `grammar.TALK_WORDS`). Empty: none (as before round 38)."""
+    lead_words: tuple[str, ...] = LEAD_WORDS
+    """Words players say before a command (`grammar.LEAD_WORDS`): a refused utterance that
+    begins with one is scored again as a command said after it (`lead_from`). Empty:
+    none (as before round 39)."""
+    lead_from: float | None = 4.0
+    """The first-word deficit (`WindowScores.first_word_deficit`) from which a refused
+    utterance whose own first word is a lead word is scored again after that word: the
+    same evidence as the hint for commands begun with another word (`app.misses`). None:
+    never."""
+    lead_bar: float = 0.04
+    """What the acceptance model's threshold is raised by for a command scored after a
+    lead word, as for the second look (`second_look_bar`). On `lead-in-tuning` 0.04 kept
+    all 172 commands the second scoring heard right and refused 3 of its 8 wrong ones
+    ("quit" for "and spit", "repeat" for "well, ready"); 0.16 refused 14 right ones more
+    to refuse 4 more wrong (round 39, benchmarks/LEVERS.md)."""
     first_word_veto: float | None = None
     """Refuse any command when Whisper's own first word is likelier than every command's
     first word by more than this (`WindowScores.first_word_deficit`, natural log): a
@@ -302,6 +318,9 @@ class Scored:
     """A talk word fitted better than every command (`WhisperSettings.talk_words`):
     refused, and ended at the pause after it, so that a command said next ("alright,
     flip") is heard on its own."""
+    after_lead: bool = False
+    """Decided on the scores after a lead word (`WhisperSettings.lead_words`): "now
+    flip" heard as flip."""
 
 
 class WhisperRecognizer(EndpointingRecognizer):
@@ -338,6 +357,9 @@ class WhisperRecognizer(EndpointingRecognizer):
         from threadpoolctl import ThreadpoolController
 
         self._threads = ThreadpoolController()
+        self._last_encoded = np.zeros((0, 0), dtype=np.float32)
+        """The encoder's output for the last window scored (`_after_lead` scores it
+        again after a lead word)."""
         self._leanings: dict[str, float] = {}
         """Per written form, Whisper's log-probability with nobody speaking."""
         self.set_phrases(grammar_sentences() if phrases is None else phrases)
@@ -364,6 +386,14 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._decoder: Decoder = self.model.decoder_for(tokens)
         self._trie = TokenTrie(self.model.prompted_start(self.settings.prompt), tokens,
                                self.model.end_of_text)
+        self._lead: tuple[LeadWords, Decoder] | None = None
+        if self.settings.lead_words and self.settings.lead_from is not None:
+            lead = LeadWords.build(self.model, self._trie.prefix, texts,
+                                   self.settings.lead_words)
+            # Its own softmax over the lead words' tokens too: the commands' scores, and
+            # Whisper's own first word among them, stay as they were.
+            self._lead = (lead, self._decoder.with_outputs(
+                [*self._decoder.output_tokens.tolist(), *lead.needed_tokens()]))
         if talk:
             # Whisper's own first word is measured against the commands' first words
             # only: "Alright" must still count as a word no command begins with, for the
@@ -463,6 +493,7 @@ class WhisperRecognizer(EndpointingRecognizer):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
             window = self._score_window(audio)
+            encoded = self._last_encoded
         # Chosen as the replay chooses (`CommandTable.as_decided`): a talk word when one
         # fits best, else the best command by its lead over the other commands.
         choice = choose(self._table.as_decided(window), self._table)
@@ -501,6 +532,13 @@ class WhisperRecognizer(EndpointingRecognizer):
             broken = self._tie_broken(self._table.without_talk(window), choice, heard)
             if broken is not None:
                 choice, sentence, accepted, tie_broken = broken, broken.sentence, True, True
+        after_lead = False
+        if not accepted and not talk and self._lead_due(window):
+            with self._threads.limit(limits=1, user_api="blas"):
+                lead = self._after_lead(window, encoded, heard, speech_seconds)
+            if lead is not None:
+                choice, window = lead
+                sentence, accepted, after_lead = choice.sentence, True, True
         if settings.first_word_veto is not None \
                 and window.first_word_deficit > settings.first_word_veto:
             accepted = False
@@ -514,7 +552,7 @@ class WhisperRecognizer(EndpointingRecognizer):
                       speech_seconds=speech_seconds,
                       above_floor_db=self._above_floor_db, window=window,
                       heard_by_pocketsphinx=heard, tie_broken=tie_broken, tail=tail,
-                      talk=talk)
+                      talk=talk, after_lead=after_lead)
 
     def _settle_extra(self, sentence: str, speech_seconds: float) -> int:
         """Quiet frames beyond the endpointer's settle before acting on `sentence`
@@ -569,22 +607,55 @@ class WhisperRecognizer(EndpointingRecognizer):
             return None
         return broken
 
-    def _fit_of(self, choice: Choice, window: WindowScores) -> tuple[int, float]:
-        """Tokens of the choice's written form, and its log-probability without bonuses."""
-        return (len(self._trie.paths[choice.form]),
-                float(window.totals[choice.form] - self._bonus[choice.form]))
+    def _fit_of(self, choice: Choice, window: WindowScores,
+                lengths: np.ndarray | None = None) -> tuple[int, float]:
+        """Tokens of the choice's written form (`lengths`: per form, when not the
+        trie's), and its log-probability without bonuses."""
+        tokens = len(self._trie.paths[choice.form]) if lengths is None \
+            else int(lengths[choice.form])
+        return tokens, float(window.totals[choice.form] - self._bonus[choice.form])
 
     def _acts_on(self, choice: Choice, window: WindowScores, heard: str | None,
-                 speech_seconds: float, bar: float = 0.0) -> bool:
+                 speech_seconds: float, bar: float = 0.0,
+                 lengths: np.ndarray | None = None) -> bool:
         """`whisper_acceptance.acts_on`, the model's threshold raised by `bar`."""
         settings = self.settings
         model = self._acceptance
         if model is not None and bar:
             model = dataclasses.replace(model, threshold=model.threshold + bar)
-        return acts_on(choice, heard, *self._fit_of(choice, window), speech_seconds,
+        return acts_on(choice, heard, *self._fit_of(choice, window, lengths), speech_seconds,
                        self._above_floor_db, model=model, margin=settings.margin,
                        cross_check=settings.cross_check,
                        deficit_per_token=settings.deficit_per_token)
+
+    def _lead_due(self, window: WindowScores) -> bool:
+        """Whether a refused window begins with a lead word (`lead_from`)."""
+        return self._lead is not None and self.settings.lead_from is not None \
+            and window.first_word_deficit >= self.settings.lead_from \
+            and self._lead[0].begins(window.first_token)
+
+    def _after_lead(self, window: WindowScores, encoded: np.ndarray, heard: str | None,
+                    speech_seconds: float) -> tuple[Choice, WindowScores] | None:
+        """The command said after the lead word the window begins with, and the scores
+        it was chosen on, when the acceptance model acts on it (None: refused still)."""
+        assert self._lead is not None
+        lead, decoder = self._lead
+        started = self.clock()
+        scores = lead.scores(window.first_token, decoder, encoded, bonus=self._bonus,
+                             within=self.settings.prune_within)
+        self.timings["scoring"] += self.clock() - started
+        lengths = lead.lengths()
+        totals = np.asarray(scores.log_probability, dtype=np.float64)
+        after = WindowScores(totals, scores.deficit / lengths, self._table.pool(totals),
+                             within=self.settings.prune_within,
+                             first_word_deficit=scores.first_word_deficit,
+                             first_token=scores.first_token)
+        choice = choose(self._table.as_decided(after), self._table)
+        if self._table.is_talk(choice.form) \
+                or not self._acts_on(choice, after, heard, speech_seconds,
+                                     bar=self.settings.lead_bar, lengths=lengths):
+            return None
+        return choice, after
 
     def _second_views(self, audio: np.ndarray) -> list[np.ndarray]:
         """The windows of the second look: the shifted one, or one per speed."""
@@ -602,7 +673,7 @@ class WhisperRecognizer(EndpointingRecognizer):
         """The scores of every written form on this audio, decoded exactly within
         `prune_within` of the best (a form further behind is known only to be so)."""
         started = self.clock()
-        encoded = self._encoded(audio)
+        encoded = self._last_encoded = self._encoded(audio)
         self.timings["encoder"] += self.clock() - started
         return self._scores_of(encoded)
 
@@ -615,7 +686,8 @@ class WhisperRecognizer(EndpointingRecognizer):
         totals = np.asarray(scores.log_probability, dtype=np.float64)
         deficits = scores.deficit / np.asarray([len(path) for path in self._trie.paths])
         return WindowScores(totals, deficits, self._table.pool(totals), within=within,
-                            first_word_deficit=scores.first_word_deficit)
+                            first_word_deficit=scores.first_word_deficit,
+                            first_token=scores.first_token)
 
     def _encoded(self, audio: np.ndarray) -> np.ndarray:
         """The encoder's output for 16-bit-scaled samples, padded to `window_seconds`."""
@@ -679,6 +751,7 @@ class WhisperRecognizer(EndpointingRecognizer):
                                                           if answer.window is not None
                                                           else 0.0),
                                    "tie_broken": float(answer.tie_broken),
+                                   "after_lead": float(answer.after_lead),
                                    "clipped_share": clipped,
                                    **({TAIL_OF_COMMAND: 1.0} if answer.tail else {})})
 

@@ -1,0 +1,74 @@
+"""Scoring commands after a lead word ("now flip"), on the real model and espeak-ng."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from voicespit.speech.language.grammar import LEAD_WORDS, sentences
+from voicespit.speech.language.parser import command_in
+from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.recognizers.log_mel import log_mel
+from voicespit.speech.recognizers.sentence_scorer import TokenTrie
+from voicespit.speech.recognizers.whisper_lead import LeadWords, written_after_a_word
+from voicespit.speech.recognizers.whisper_model import WhisperModel, written_forms
+
+COMMANDS = ("flip", "seven on left", "i'm ready", "what can i play")
+
+
+def test_a_form_after_a_word_loses_its_capital_but_not_its_i() -> None:
+    assert [written_after_a_word(form) for form in written_forms("seven on left")] \
+        == ["seven on left", "seven on left.", "7 on left", "7 on left."]
+    assert written_after_a_word("I'm ready.") == "I'm ready."
+    assert written_after_a_word("I give up.") == "I give up."
+    assert written_after_a_word("Is it my turn.") == "is it my turn."
+
+
+def test_lead_words_are_no_command_and_no_sentence_of_the_grammar() -> None:
+    assert LEAD_WORDS and all(command_in(word) is None for word in LEAD_WORDS)
+    assert not set(LEAD_WORDS) & set(sentences())
+
+
+def encoded(model: WhisperModel, text: str, folder: Path) -> np.ndarray:
+    path = folder / (re.sub(r"\W+", "-", text) + ".wav")
+    subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(path), text], check=True)
+    pcm = np.frombuffer(read_wav(path)[0], dtype=np.int16).astype(np.float64)
+    # As the recognizer scores it: a margin of silence before, and silence after up to
+    # a 5 s window (`WhisperSettings.window_seconds`).
+    audio = np.concatenate([np.zeros(4800), pcm])
+    audio = np.concatenate([audio, np.zeros(max(4800, 5 * 16000 - len(audio)))])
+    return model.encode(log_mel(audio / 32768.0))
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
+def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: WhisperModel,
+                                                              tmp_path: Path) -> None:
+    texts = [form for sentence in COMMANDS for form in written_forms(sentence)]
+    owner = [sentence for sentence in COMMANDS for _ in written_forms(sentence)]
+    tokens = whisper_model.sentence_tokens(texts)
+    lead = LeadWords.build(whisper_model, whisper_model.start_sequence, texts, LEAD_WORDS)
+    # Its own softmax, as the recognizer's: the model's shared one stays the grammar's.
+    decoder = whisper_model.decoder_for(tokens).with_outputs(
+        [*whisper_model.decoder_for(tokens).output_tokens.tolist(), *lead.needed_tokens()])
+    trie = TokenTrie(whisper_model.start_sequence, tokens, whisper_model.end_of_text)
+    bonus = np.zeros(len(texts))
+
+    # Said alone, a command's first word is Whisper's own: no lead word to score after.
+    alone = trie.score(decoder, encoded(whisper_model, "flip", tmp_path))
+    assert not lead.begins(alone.first_token)
+
+    audio = encoded(whisper_model, "okay, flip", tmp_path)
+    whole = trie.score(decoder, audio)
+    assert lead.begins(whole.first_token)  # Whisper's own first word is "Okay"
+    assert whole.first_word_deficit > 4
+    after = lead.scores(whole.first_token, decoder, audio, bonus=bonus, within=float("inf"))
+    assert owner[int(np.argmax(after.log_probability))] == "flip"
+    assert after.log_probability.shape == (len(texts),) == after.deficit.shape
+    # After the lead word, the command begins as Whisper would go on.
+    assert after.first_word_deficit < 1
+    assert list(lead.lengths()) == [len(form) + 1 for form in tokens]

@@ -1,0 +1,98 @@
+"""Commands said after a lead word: "okay, flip", "now spit", "please draw".
+
+Whisper scores the whole utterance against every command, so a word said before a
+command weighs on every sentence alike, and about half of such commands were refused
+("Say again?") although the same command said alone was heard (round 38,
+benchmarks/LEVERS.md). When the recognizer has refused an utterance whose first word no
+command begins with (`SentenceScores.first_word_deficit`), and Whisper's own likeliest
+first token is a lead word's (`grammar.LEAD_WORDS`), `LeadWords` scores every written
+form again as written after that word, with and without a comma, on the same encoder
+output; the recognizer's acceptance model then decides on those scores as on any.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from voicespit.speech.recognizers.sentence_scorer import Decoder, Floats, SentenceScores, TokenTrie
+from voicespit.speech.recognizers.whisper_model import WhisperModel
+
+
+def written_after_a_word(form: str) -> str:
+    """A written form as it follows another word: "Flip." → "flip." ("I" stays)."""
+    if form == "I" or form.startswith(("I ", "I'")):
+        return form
+    return form[:1].lower() + form[1:]
+
+
+def _writings(word: str) -> tuple[str, ...]:
+    """The ways Whisper may write a lead word: as said, capitalised, and "OK" upper."""
+    return tuple(dict.fromkeys((word, word.capitalize(),
+                                word.upper() if len(word) == 2 else word)))
+
+
+@dataclass
+class LeadWords:
+    """Every written form scored after one lead word, one trie per lead word."""
+
+    start: tuple[int, ...]
+    """The start sequence the recognizer's own trie begins with."""
+    leads: dict[int, tuple[int, ...]]
+    """Per first token of a lead word's writing, that writing's tokens."""
+    separators: tuple[tuple[int, ...], ...]
+    """What may come between the lead word and the command: nothing, or a comma."""
+    forms: list[tuple[int, ...]]
+    """Each written form's tokens as written after a word (`written_after_a_word`)."""
+    end_of_text: int
+    _tries: dict[int, TokenTrie] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, model: WhisperModel, start: Sequence[int], texts: Sequence[str],
+              words: Sequence[str]) -> LeadWords:
+        """`texts`: the recognizer's written forms, in its trie's order."""
+        leads: dict[int, tuple[int, ...]] = {}
+        for word in words:
+            for tokens in model.sentence_tokens(_writings(word)):
+                leads.setdefault(tokens[0], tokens)
+        comma = model.tokenizer.encode(",")
+        return cls(tuple(start), leads, ((), comma),
+                   model.sentence_tokens([written_after_a_word(text) for text in texts]),
+                   model.end_of_text)
+
+    def needed_tokens(self) -> set[int]:
+        """The tokens the decoder's softmax must cover to score after a lead word."""
+        return {token for tokens in (*self.leads.values(), *self.separators, *self.forms)
+                for token in tokens}
+
+    def begins(self, first_token: int) -> bool:
+        """Whether Whisper's own likeliest first token begins a lead word."""
+        return first_token in self.leads
+
+    def scores(self, first_token: int, decoder: Decoder, encoded: Floats, *,
+               bonus: np.ndarray, within: float) -> SentenceScores:
+        """Every written form's scores as said after the lead word `first_token`
+        begins, in the recognizer's form order: per form the likelier writing, with or
+        without a comma. `bonus`: per form, the recognizer's own."""
+        trie = self._tries.get(first_token)
+        if trie is None:
+            # Built once per lead word heard (a few milliseconds), then kept.
+            trie = self._tries[first_token] = TokenTrie(
+                (*self.start, *self.leads[first_token]),
+                [(*separator, *form) for separator in self.separators for form in self.forms],
+                self.end_of_text)
+        scores = trie.score(decoder, encoded, bonus=np.tile(bonus, len(self.separators)),
+                            within=within)
+        count = len(self.forms)
+        totals = scores.log_probability.reshape(len(self.separators), count)
+        deficits = scores.deficit.reshape(len(self.separators), count)
+        writing = np.argmax(totals, axis=0)
+        columns = np.arange(count)
+        return SentenceScores(totals[writing, columns], deficits[writing, columns],
+                              scores.first_word_deficit, scores.first_token)
+
+    def lengths(self) -> np.ndarray:
+        """Per written form, the tokens scored after the lead word (its end included)."""
+        return np.asarray([len(form) + 1 for form in self.forms])
