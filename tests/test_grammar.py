@@ -152,6 +152,18 @@ def test_the_typists_short_forms_parse_when_typed_and_leave_the_spoken_language_
     assert parse_typed("the piles") == parse_typed("piles") == parse("show piles")
 
 
+def test_a_command_typed_after_a_lead_word_parses_when_typed_only() -> None:
+    # As the recognizer hears "so, how many cards" since round 39 (`whisper_lead`).
+    assert parse_typed("so, how many cards") == parse("how many cards")
+    assert parse_typed("Okay so flip") == parse("flip")
+    assert parse_typed("well seven on left") == parse("seven on left")
+    for not_one in ("so", "so what", "okay then"):
+        with pytest.raises(InvalidCommandError):
+            parse_typed(not_one)
+    with pytest.raises(InvalidCommandError):
+        parse("so how many cards")  # the spoken path takes the grammar's sentences only
+
+
 @pytest.mark.parametrize(("typed", "meant"), [
     ("what is on the table", "what's on the table"), ("What is on the left?", "what's on left"),
     ("what is the score", "what's the score"), ("I am ready", "i'm ready"),

@@ -28,7 +28,13 @@ from voicespit.engine.spit import SpitState
 from voicespit.engine.state import IllegalActionError, Phase
 from voicespit.errors import ChoiceNeededError, VoiceSpitError
 from voicespit.speech.language.commands import Command, Verb
-from voicespit.speech.language.grammar import PHRASINGS, SLOT_WORDS, Phrasing, phrase_for
+from voicespit.speech.language.grammar import (
+    LEAD_WORDS,
+    PHRASINGS,
+    SLOT_WORDS,
+    Phrasing,
+    phrase_for,
+)
 
 State = SpitState | SpeedState
 
@@ -169,7 +175,9 @@ def parse(text: str) -> Command:
 
 def parse_typed(text: str) -> Command:
     """The command a typed line says: as `parse`, and also the typist's short forms
-    (`TYPED_SHORTHANDS`, and the grammar's old words after "the" and the like: "the piles")."""
+    (`TYPED_SHORTHANDS`, and the grammar's old words after "the" and the like: "the piles"),
+    and a command typed after a word said before one ("so, how many cards": by voice the
+    recognizer scores the command after it, `whisper_lead`)."""
     try:
         return parse(text)
     except InvalidCommandError:
@@ -183,6 +191,8 @@ def parse_typed(text: str) -> Command:
             meant = TYPED_SHORTHANDS.get(said) or _OLD_WORDS.get(said)
             if meant is not None:
                 return parse(meant)
+        if len(words) > 1 and words[0] in LEAD_WORDS:
+            return parse_typed(" ".join(words[1:]))
         raise
 
 
