@@ -68,7 +68,7 @@ and "well" the commands said right after them."""
 
 LEAD_WORDS = ("okay", "ok", "so", "and", "now", "um", "uh", "alright", "then", "please",
               "well", "oh", "hey")
-"""Words players say before a command ("okay, flip", "now spit", "please draw"). They are
+"""Words players say before a command ("so nine", "please draw", "okay, flip"). They are
 no command and are never scored as one: when Whisper refuses an utterance that begins
 with a word no command begins with, and its own likeliest first word is one of these, it
 scores every command again as said after that word (`whisper_lead`). Before round 39

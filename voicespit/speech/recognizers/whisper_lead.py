@@ -1,4 +1,4 @@
-"""Commands said after a lead word: "okay, flip", "now spit", "please draw".
+"""Commands said after a lead word: "so nine", "please draw", "well, flip".
 
 Whisper scores the whole utterance against every command, so a word said before a
 command weighs on every sentence alike, and about half of such commands were refused
@@ -8,6 +8,8 @@ command begins with (`SentenceScores.first_word_deficit`), and Whisper's own lik
 first token is a lead word's (`grammar.LEAD_WORDS`), `LeadWords` scores every written
 form again as written after that word, with and without a comma, on the same encoder
 output; the recognizer's acceptance model then decides on those scores as on any.
+"Okay", "ok" and "now" seldom reach it (round 39): Whisper's first word for them is
+often close to a command's, or not among the tokens its softmax covers ("Okay").
 """
 
 from __future__ import annotations

@@ -23,7 +23,9 @@ How an utterance goes:
    `margin`, `deficit_per_token` and `CrossCheck` margins). The confidence is the
    best command's share of the probability. When the model refuses and PocketSphinx
    named Whisper's close second in clear speech, that command is acted on
-   (`tie_break_within`): the two engines' mistakes differ.
+   (`tie_break_within`): the two engines' mistakes differ. When it still refuses an
+   utterance begun with a word players say before a command ("so nine"), the
+   commands are scored again after that word (`whisper_lead`, `lead_from`).
 4. `set_prior` gives sentences that make sense in the game state a small bonus:
    it breaks near-ties (leads under `prior_bonus`), so it cannot turn a clearly
    said command into another.
