@@ -51,11 +51,12 @@ def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: Whi
     texts = [form for sentence in COMMANDS for form in written_forms(sentence)]
     owner = [sentence for sentence in COMMANDS for _ in written_forms(sentence)]
     tokens = whisper_model.sentence_tokens(texts)
-    lead = LeadWords.build(whisper_model, whisper_model.start_sequence, texts, LEAD_WORDS)
+    trie = TokenTrie(whisper_model.start_sequence, tokens, whisper_model.end_of_text)
+    lead = LeadWords.build(whisper_model, whisper_model.start_sequence, texts, LEAD_WORDS,
+                           trie.tokens[trie.first_words])
     # Its own softmax, as the recognizer's: the model's shared one stays the grammar's.
     decoder = whisper_model.decoder_for(tokens).with_outputs(
         [*whisper_model.decoder_for(tokens).output_tokens.tolist(), *lead.needed_tokens()])
-    trie = TokenTrie(whisper_model.start_sequence, tokens, whisper_model.end_of_text)
     bonus = np.zeros(len(texts))
 
     # Said alone, a command's first word is Whisper's own: no lead word to score after.
@@ -72,3 +73,7 @@ def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: Whi
     # After the lead word, the command begins as Whisper would go on.
     assert after.first_word_deficit < 1
     assert list(lead.lengths()) == [len(form) + 1 for form in tokens]
+    # The one-step check of Whisper's own first word agrees with the whole scoring's.
+    first = lead.first_word(decoder, audio)
+    assert first.first_token == whole.first_token
+    assert first.first_word_deficit == pytest.approx(whole.first_word_deficit, abs=1e-4)

@@ -14,7 +14,7 @@ often close to a command's, or not among the tokens its softmax covers ("Okay").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,12 +49,16 @@ class LeadWords:
     forms: list[tuple[int, ...]]
     """Each written form's tokens as written after a word (`written_after_a_word`)."""
     end_of_text: int
+    first_words: TokenTrie
+    """The commands' first tokens alone after the start sequence: Whisper's own first
+    word against them, in one decoder step (`first_word`)."""
     _tries: dict[int, TokenTrie] = field(default_factory=dict)
 
     @classmethod
     def build(cls, model: WhisperModel, start: Sequence[int], texts: Sequence[str],
-              words: Sequence[str]) -> LeadWords:
-        """`texts`: the recognizer's written forms, in its trie's order."""
+              words: Sequence[str], first_tokens: Iterable[int]) -> LeadWords:
+        """`texts`: the recognizer's written forms, in its trie's order; `first_tokens`:
+        the tokens its commands begin with."""
         leads: dict[int, tuple[int, ...]] = {}
         for word in words:
             for tokens in model.sentence_tokens(_writings(word)):
@@ -62,12 +66,21 @@ class LeadWords:
         comma = model.tokenizer.encode(",")
         return cls(tuple(start), leads, ((), comma),
                    model.sentence_tokens([written_after_a_word(text) for text in texts]),
-                   model.end_of_text)
+                   model.end_of_text,
+                   TokenTrie(start, [(int(token),) for token in dict.fromkeys(first_tokens)],
+                             model.end_of_text))
 
     def needed_tokens(self) -> set[int]:
         """The tokens the decoder's softmax must cover to score after a lead word."""
         return {token for tokens in (*self.leads.values(), *self.separators, *self.forms)
                 for token in tokens}
+
+    def first_word(self, decoder: Decoder, encoded: Floats) -> SentenceScores:
+        """Whisper's own first token and its first-word deficit, over `decoder`'s softmax
+        (the recognizer's covers neither "Okay" nor "OK")."""
+        # Pruned to the likeliest first word: the first step scores them all, and only
+        # that step counts here.
+        return self.first_words.score(decoder, encoded, within=0.0)
 
     def begins(self, first_token: int) -> bool:
         """Whether Whisper's own likeliest first token begins a lead word."""

@@ -388,14 +388,6 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._decoder: Decoder = self.model.decoder_for(tokens)
         self._trie = TokenTrie(self.model.prompted_start(self.settings.prompt), tokens,
                                self.model.end_of_text)
-        self._lead: tuple[LeadWords, Decoder] | None = None
-        if self.settings.lead_words and self.settings.lead_from is not None:
-            lead = LeadWords.build(self.model, self._trie.prefix, texts,
-                                   self.settings.lead_words)
-            # Its own softmax over the lead words' tokens too: the commands' scores, and
-            # Whisper's own first word among them, stay as they were.
-            self._lead = (lead, self._decoder.with_outputs(
-                [*self._decoder.output_tokens.tolist(), *lead.needed_tokens()]))
         if talk:
             # Whisper's own first word is measured against the commands' first words
             # only: "Alright" must still count as a word no command begins with, for the
@@ -405,6 +397,15 @@ class WhisperRecognizer(EndpointingRecognizer):
             self._trie.first_words = np.asarray(
                 [node for node in self._trie.first_words if int(node) in commands_nodes],
                 dtype=np.int64)
+        self._lead: tuple[LeadWords, Decoder] | None = None
+        if self.settings.lead_words and self.settings.lead_from is not None:
+            lead = LeadWords.build(self.model, self._trie.prefix, texts,
+                                   self.settings.lead_words,
+                                   self._trie.tokens[self._trie.first_words])
+            # Its own softmax over the lead words' tokens too: the commands' scores, and
+            # Whisper's own first word among them, stay as they were.
+            self._lead = (lead, self._decoder.with_outputs(
+                [*self._decoder.output_tokens.tolist(), *lead.needed_tokens()]))
         self._sentences = scored
         self._plain_tokens = self.model.sentence_tokens(scored)
         """Each sentence as said, not written (`_ends` puts them after a command)."""
@@ -535,9 +536,11 @@ class WhisperRecognizer(EndpointingRecognizer):
             if broken is not None:
                 choice, sentence, accepted, tie_broken = broken, broken.sentence, True, True
         after_lead = False
-        if not accepted and not talk and self._lead_due(window):
+        if not accepted and not talk and self._lead is not None:
             with self._threads.limit(limits=1, user_api="blas"):
-                lead = self._after_lead(window, encoded, heard, speech_seconds)
+                first = self._lead_word_first(window, encoded)
+                lead = self._after_lead(first, encoded, heard, speech_seconds) \
+                    if first is not None else None
             if lead is not None:
                 choice, window = lead
                 sentence, accepted, after_lead = choice.sentence, True, True
@@ -630,20 +633,32 @@ class WhisperRecognizer(EndpointingRecognizer):
                        cross_check=settings.cross_check,
                        deficit_per_token=settings.deficit_per_token)
 
-    def _lead_due(self, window: WindowScores) -> bool:
-        """Whether a refused window begins with a lead word (`lead_from`)."""
-        return self._lead is not None and self.settings.lead_from is not None \
-            and window.first_word_deficit >= self.settings.lead_from \
-            and self._lead[0].begins(window.first_token)
+    def _lead_word_first(self, window: WindowScores, encoded: np.ndarray) -> int | None:
+        """The token a refused window begins with when it is a lead word's, at least
+        `lead_from` likelier than every command's first word (None: it is not)."""
+        assert self._lead is not None and self.settings.lead_from is not None
+        lead, decoder = self._lead
+        if window.first_word_deficit >= self.settings.lead_from \
+                and lead.begins(window.first_token):
+            return window.first_token
+        # Asked again with the lead words in the softmax: the commands' own covers the
+        # grammar's tokens and the commonest, not "Okay" or "OK" (one decoder step).
+        started = self.clock()
+        first = lead.first_word(decoder, encoded)
+        self.timings["scoring"] += self.clock() - started
+        if first.first_word_deficit >= self.settings.lead_from \
+                and lead.begins(first.first_token):
+            return first.first_token
+        return None
 
-    def _after_lead(self, window: WindowScores, encoded: np.ndarray, heard: str | None,
+    def _after_lead(self, first_token: int, encoded: np.ndarray, heard: str | None,
                     speech_seconds: float) -> tuple[Choice, WindowScores] | None:
-        """The command said after the lead word the window begins with, and the scores
-        it was chosen on, when the acceptance model acts on it (None: refused still)."""
+        """The command said after the lead word `first_token` begins, and the scores it
+        was chosen on, when the acceptance model acts on it (None: refused still)."""
         assert self._lead is not None
         lead, decoder = self._lead
         started = self.clock()
-        scores = lead.scores(window.first_token, decoder, encoded, bonus=self._bonus,
+        scores = lead.scores(first_token, decoder, encoded, bonus=self._bonus,
                              within=self.settings.prune_within)
         self.timings["scoring"] += self.clock() - started
         lengths = lead.lengths()
