@@ -8,8 +8,10 @@ command begins with (`SentenceScores.first_word_deficit`), and Whisper's own lik
 first token is a lead word's (`grammar.LEAD_WORDS`), `LeadWords` scores every written
 form again as written after that word, with and without a comma, on the same encoder
 output; the recognizer's acceptance model then decides on those scores as on any.
-"Okay", "ok" and "now" seldom reach it (round 39): Whisper's first word for them is
-often close to a command's, or not among the tokens its softmax covers ("Okay").
+Whisper writes "Okay" and "OK" with tokens the commands' softmax does not cover, so a
+refusal that its own first word does not send here asks again, one decoder step with
+the lead words in the softmax (`first_word`). "Now" seldom reaches it: Whisper's first
+word for it is mostly "No" or "There".
 """
 
 from __future__ import annotations
