@@ -72,7 +72,7 @@ def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: Whi
     assert after.log_probability.shape == (len(texts),) == after.deficit.shape
     # After the lead word, the command begins as Whisper would go on.
     assert after.first_word_deficit < 1
-    assert list(lead.lengths()) == [len(form) + 1 for form in tokens]
+    assert list(lead.lengths) == [len(form) + 1 for form in tokens]
     # The one-step check of Whisper's own first word agrees with the whole scoring's.
     first = lead.first_word(decoder, audio)
     assert first.first_token == whole.first_token

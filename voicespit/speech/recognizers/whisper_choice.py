@@ -72,6 +72,8 @@ class CommandTable:
     talk: Sequence[bool] = ()
     """Per group, whether it is a talk word (`grammar.TALK_WORDS`): scored so that one
     said alone is refused, never a command (empty: none)."""
+    talk_forms: tuple[int, ...] = ()
+    """The written forms of the talk words (`talk`'s groups' members), found once."""
 
     @classmethod
     def build(cls, sentences: Sequence[str], sentence_of: Sequence[int],
@@ -86,7 +88,9 @@ class CommandTable:
             groups.setdefault(key, []).append(form)
             commands[key] = command
         return cls(sentences, sentence_of, [np.asarray(members) for members in groups.values()],
-                   list(commands.values()), [key in talk for key in groups])
+                   list(commands.values()), [key in talk for key in groups],
+                   tuple(form for key, members in groups.items() if key in talk
+                         for form in members))
 
     def talk_leads(self, window: WindowScores) -> int | None:
         """The talk word's group when one scored above every command (None: none did)."""
@@ -97,7 +101,7 @@ class CommandTable:
 
     def is_talk(self, form: int) -> bool:
         """Whether written form `form` writes a talk word."""
-        return self.sentences[self.sentence_of[form]] in self.talk_sentences()
+        return form in self.talk_forms
 
     def talk_sentences(self) -> list[str]:
         """The talk words, as the table's sentences."""
@@ -116,12 +120,10 @@ class CommandTable:
         other commands. A talk word refuses when it beats them all (`talk_leads`); as a
         rival it would also narrow every lead near it, and cost the commands it sounds
         like ("four right" for "alright") more than its veto does."""
-        if not any(self.talk):
+        if not self.talk_forms:
             return window
-        talk_forms = np.concatenate([members for members, talk in zip(self.groups, self.talk,
-                                                                      strict=True) if talk])
         totals = window.totals.copy()
-        totals[talk_forms] = -np.inf
+        totals[list(self.talk_forms)] = -np.inf
         pooled = window.pooled.copy()
         pooled[np.asarray(self.talk, dtype=bool)] = -np.inf
         return dataclasses.replace(window, totals=totals, pooled=pooled)

@@ -55,6 +55,11 @@ class LeadWords:
     """The commands' first tokens alone after the start sequence: Whisper's own first
     word against them, in one decoder step (`first_word`)."""
     _tries: dict[int, TokenTrie] = field(default_factory=dict)
+    lengths: np.ndarray = field(init=False)
+    """Per written form, the tokens scored after the lead word (its end included)."""
+
+    def __post_init__(self) -> None:
+        self.lengths = np.asarray([len(form) + 1 for form in self.forms])
 
     @classmethod
     def build(cls, model: WhisperModel, start: Sequence[int], texts: Sequence[str],
@@ -109,7 +114,3 @@ class LeadWords:
         columns = np.arange(count)
         return SentenceScores(totals[writing, columns], deficits[writing, columns],
                               scores.first_word_deficit, scores.first_token)
-
-    def lengths(self) -> np.ndarray:
-        """Per written form, the tokens scored after the lead word (its end included)."""
-        return np.asarray([len(form) + 1 for form in self.forms])

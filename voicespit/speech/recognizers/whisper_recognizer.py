@@ -661,7 +661,7 @@ class WhisperRecognizer(EndpointingRecognizer):
         scores = lead.scores(first_token, decoder, encoded, bonus=self._bonus,
                              within=self.settings.prune_within)
         self.timings["scoring"] += self.clock() - started
-        lengths = lead.lengths()
+        lengths = lead.lengths
         totals = np.asarray(scores.log_probability, dtype=np.float64)
         after = WindowScores(totals, scores.deficit / lengths, self._table.pool(totals),
                              within=self.settings.prune_within,
