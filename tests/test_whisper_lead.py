@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from benchmarks.make_corpus import speak
 from voicespit.speech.language.grammar import LEAD_WORDS, sentences
 from voicespit.speech.language.parser import command_in
-from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizers.log_mel import log_mel
 from voicespit.speech.recognizers.sentence_scorer import TokenTrie
 from voicespit.speech.recognizers.whisper_lead import LeadWords, written_after_a_word
@@ -35,9 +33,7 @@ def test_lead_words_are_no_command_and_no_sentence_of_the_grammar() -> None:
 
 
 def encoded(model: WhisperModel, text: str, folder: Path) -> np.ndarray:
-    path = folder / (re.sub(r"\W+", "-", text) + ".wav")
-    subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(path), text], check=True)
-    pcm = np.frombuffer(read_wav(path)[0], dtype=np.int16).astype(np.float64)
+    pcm = speak(text, "en-us", 175, folder).astype(np.float64)  # espeak-ng's own rate
     # As the recognizer scores it: a margin of silence before, and silence after up to
     # a 5 s window (`WhisperSettings.window_seconds`).
     audio = np.concatenate([np.zeros(4800), pcm])
