@@ -388,6 +388,8 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._decoder: Decoder = self.model.decoder_for(tokens)
         self._trie = TokenTrie(self.model.prompted_start(self.settings.prompt), tokens,
                                self.model.end_of_text)
+        self._lengths = np.asarray([len(path) for path in self._trie.paths])
+        """Per written form, its tokens and its end: what a deficit is shared over."""
         if talk:
             # Whisper's own first word is measured against the commands' first words
             # only: "Alright" must still count as a word no command begins with, for the
@@ -616,8 +618,7 @@ class WhisperRecognizer(EndpointingRecognizer):
                 lengths: np.ndarray | None = None) -> tuple[int, float]:
         """Tokens of the choice's written form (`lengths`: per form, when not the
         trie's), and its log-probability without bonuses."""
-        tokens = len(self._trie.paths[choice.form]) if lengths is None \
-            else int(lengths[choice.form])
+        tokens = int((self._lengths if lengths is None else lengths)[choice.form])
         return tokens, float(window.totals[choice.form] - self._bonus[choice.form])
 
     def _acts_on(self, choice: Choice, window: WindowScores, heard: str | None,
@@ -701,7 +702,7 @@ class WhisperRecognizer(EndpointingRecognizer):
         scores = self._trie.score(self._decoder, encoded, bonus=self._bonus, within=within)
         self.timings["scoring"] += self.clock() - started
         totals = np.asarray(scores.log_probability, dtype=np.float64)
-        deficits = scores.deficit / np.asarray([len(path) for path in self._trie.paths])
+        deficits = scores.deficit / self._lengths
         return WindowScores(totals, deficits, self._table.pool(totals), within=within,
                             first_word_deficit=scores.first_word_deficit,
                             first_token=scores.first_token)
