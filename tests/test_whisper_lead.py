@@ -53,7 +53,6 @@ def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: Whi
     # Its own softmax, as the recognizer's: the model's shared one stays the grammar's.
     decoder = whisper_model.decoder_for(tokens).with_outputs(
         [*whisper_model.decoder_for(tokens).output_tokens.tolist(), *lead.needed_tokens()])
-    bonus = np.zeros(len(texts))
 
     # Said alone, a command's first word is Whisper's own: no lead word to score after.
     alone = trie.score(decoder, encoded(whisper_model, "flip", tmp_path))
@@ -63,9 +62,13 @@ def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: Whi
     whole = trie.score(decoder, audio)
     assert lead.begins(whole.first_token)  # Whisper's own first word is "Okay"
     assert whole.first_word_deficit > 4
-    after = lead.scores(whole.first_token, decoder, audio, bonus=bonus, within=float("inf"))
+    # The per-token bonus on both sides, as the recognizer gives it.
+    scored = lead.scores(whole.first_token, decoder, audio, bonus=lead.lengths * 1.0,
+                         token_bonus=1.0, within=float("inf"))
+    after = scored.commands
     assert owner[int(np.argmax(after.log_probability))] == "flip"
     assert after.log_probability.shape == (len(texts),) == after.deficit.shape
+    assert after.log_probability.max() > scored.alone  # "okay, flip" is no "Okay."
     # After the lead word, the command begins as Whisper would go on.
     assert after.first_word_deficit < 1
     assert list(lead.lengths) == [len(form) + 1 for form in tokens]
@@ -73,3 +76,24 @@ def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: Whi
     first = lead.first_word(decoder, audio)
     assert first.first_token == whole.first_token
     assert first.first_word_deficit == pytest.approx(whole.first_word_deficit, abs=1e-4)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the words")
+@pytest.mark.parametrize("word", ["okay", "ok", "so"])
+def test_a_lead_word_said_alone_is_likelier_alone_than_before_any_command(
+        whisper_model: WhisperModel, word: str, tmp_path: Path) -> None:
+    texts = [form for sentence in sentences() for form in written_forms(sentence)]
+    tokens = whisper_model.sentence_tokens(texts)
+    trie = TokenTrie(whisper_model.start_sequence, tokens, whisper_model.end_of_text)
+    lead = LeadWords.build(whisper_model, whisper_model.start_sequence, texts, LEAD_WORDS,
+                           trie.tokens[trie.first_words])
+    decoder = whisper_model.decoder_for(tokens).with_outputs(
+        [*whisper_model.decoder_for(tokens).output_tokens.tolist(), *lead.needed_tokens()])
+    audio = encoded(whisper_model, word, tmp_path)
+    first = lead.first_word(decoder, audio)
+    assert lead.begins(first.first_token)
+    scored = lead.scores(first.first_token, decoder, audio, bonus=lead.lengths * 1.0,
+                         token_bonus=1.0, within=3.0)
+    # The per-token bonus evens out the short sentence's leaning: "ok" alone is no
+    # "ok eight" (`WhisperSettings.alone_margin`).
+    assert scored.alone > scored.commands.log_probability.max()

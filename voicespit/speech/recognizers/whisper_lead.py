@@ -12,6 +12,10 @@ Whisper writes "Okay" and "OK" with tokens the commands' softmax does not cover,
 refusal that its own first word does not send here asks again, one decoder step with
 the lead words in the softmax (`first_word`). "Now" seldom reaches it: Whisper's first
 word for it is mostly "No" or "There".
+
+The lead word said alone ("ok", "so") is scored too, with nothing after it or a full
+stop (`AfterLead.alone`): the recognizer refuses a command that is not clearly likelier
+than it, so that an "ok" on its own is not heard as "eight" (round 40).
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ class LeadWords:
     """Per first token of a lead word's writing, that writing's tokens."""
     separators: tuple[tuple[int, ...], ...]
     """What may come between the lead word and the command: nothing, or a comma."""
+    endings: tuple[tuple[int, ...], ...]
+    """What may follow the lead word said alone: nothing, or a full stop."""
     forms: list[tuple[int, ...]]
     """Each written form's tokens as written after a word (`written_after_a_word`)."""
     end_of_text: int
@@ -71,7 +77,8 @@ class LeadWords:
             for tokens in model.sentence_tokens(_writings(word)):
                 leads.setdefault(tokens[0], tokens)
         comma = model.tokenizer.encode(",")
-        return cls(tuple(start), leads, ((), comma),
+        full_stop = model.tokenizer.encode(".")
+        return cls(tuple(start), leads, ((), comma), ((), full_stop),
                    model.sentence_tokens([written_after_a_word(text) for text in texts]),
                    model.end_of_text,
                    TokenTrie(start, [(int(token),) for token in dict.fromkeys(first_tokens)],
@@ -79,7 +86,8 @@ class LeadWords:
 
     def needed_tokens(self) -> set[int]:
         """The tokens the decoder's softmax must cover to score after a lead word."""
-        return {token for tokens in (*self.leads.values(), *self.separators, *self.forms)
+        return {token for tokens in (*self.leads.values(), *self.separators, *self.endings,
+                                     *self.forms)
                 for token in tokens}
 
     def first_word(self, decoder: Decoder, encoded: Floats) -> SentenceScores:
@@ -94,23 +102,48 @@ class LeadWords:
         return first_token in self.leads
 
     def scores(self, first_token: int, decoder: Decoder, encoded: Floats, *,
-               bonus: np.ndarray, within: float) -> SentenceScores:
+               bonus: np.ndarray, token_bonus: float, within: float) -> AfterLead:
         """Every written form's scores as said after the lead word `first_token`
         begins, in the recognizer's form order: per form the likelier writing, with or
-        without a comma. `bonus`: per form, the recognizer's own."""
+        without a comma; and the lead word said alone. `bonus`: per form, the
+        recognizer's own; `token_bonus`: per token, for the lead word alone."""
         trie = self._tries.get(first_token)
         if trie is None:
-            # Built once per lead word heard (a few milliseconds), then kept.
-            trie = self._tries[first_token] = TokenTrie(
-                (*self.start, *self.leads[first_token]),
-                [(*separator, *form) for separator in self.separators for form in self.forms],
-                self.end_of_text)
-        scores = trie.score(decoder, encoded, bonus=np.tile(bonus, len(self.separators)),
-                            within=within)
-        count = len(self.forms)
-        totals = scores.log_probability.reshape(len(self.separators), count)
-        deficits = scores.deficit.reshape(len(self.separators), count)
+            trie = self._tries[first_token] = self._trie(first_token)
+        count = len(self.forms) * len(self.separators)
+        alone_bonus = np.asarray([token_bonus * (len(ending) + 1) for ending in self.endings])
+        scores = trie.score(decoder, encoded, bonus=np.concatenate(
+            [np.tile(bonus, len(self.separators)), alone_bonus]), within=within)
+        totals = scores.log_probability[:count].reshape(len(self.separators), -1)
+        deficits = scores.deficit[:count].reshape(len(self.separators), -1)
         writing = np.argmax(totals, axis=0)
-        columns = np.arange(count)
-        return SentenceScores(totals[writing, columns], deficits[writing, columns],
-                              scores.first_word_deficit, scores.first_token)
+        columns = np.arange(len(self.forms))
+        return AfterLead(SentenceScores(totals[writing, columns], deficits[writing, columns],
+                                        scores.first_word_deficit, scores.first_token),
+                         float(scores.log_probability[count:].max()))
+
+    def _trie(self, first_token: int) -> TokenTrie:
+        """The trie after one lead word: every form after each separator, then the
+        lead word alone with each ending. Built once per lead word heard (a few
+        milliseconds), then kept."""
+        sentences = [(*separator, *form) for separator in self.separators
+                     for form in self.forms]
+        trie = TokenTrie((*self.start, *self.leads[first_token]),
+                         [*sentences, *self.endings], self.end_of_text)
+        # The first-word deficit counts the commands' first tokens only: the lead word's
+        # end is no command's beginning (as talk words are not, in the recognizer's trie).
+        commands = {node for path in trie.paths[:len(sentences)] for node in path}
+        trie.first_words = np.asarray([node for node in trie.first_words
+                                       if int(node) in commands], dtype=np.int64)
+        return trie
+
+
+@dataclass(frozen=True)
+class AfterLead:
+    """The scores after a lead word (`LeadWords.scores`)."""
+
+    commands: SentenceScores
+    """Every written form's, in the recognizer's form order."""
+    alone: float
+    """The lead word said alone: its best ending's log-probability with the per-token
+    bonus (-inf: pruned, far behind the best command)."""

@@ -25,7 +25,8 @@ How an utterance goes:
    named Whisper's close second in clear speech, that command is acted on
    (`tie_break_within`): the two engines' mistakes differ. When it still refuses an
    utterance begun with a word players say before a command ("so nine"), the
-   commands are scored again after that word (`whisper_lead`, `lead_from`).
+   commands are scored again after that word (`whisper_lead`, `lead_from`), unless
+   the word said alone is likelier ("ok" is no "ok eight", `alone_margin`).
 4. `set_prior` gives sentences that make sense in the game state a small bonus:
    it breaks near-ties (leads under `prior_bonus`), so it cannot turn a clearly
    said command into another.
@@ -269,6 +270,13 @@ class WhisperSettings:
     all 172 commands the second scoring heard right and refused 3 of its 8 wrong ones
     ("quit" for "and spit", "repeat" for "well, ready"); 0.16 refused 14 right ones more
     to refuse 4 more wrong (round 39, benchmarks/LEVERS.md)."""
+    alone_margin: float | None = 0.0
+    """After a lead word, refuse unless the command is likelier by more than this than
+    the lead word said alone (`AfterLead.alone`; natural log, both with the per-token
+    bonus): "ok" on its own is no "ok eight". The plain comparison, 0: on the tuning
+    splits every command taken after a lead word was 0.8 or more likelier, so it changed
+    no decision there; held out it refused the one "ok" taken for "eight" (round 40,
+    benchmarks/LEVERS.md). None: no such check (round 39)."""
     first_word_veto: float | None = None
     """Refuse any command when Whisper's own first word is likelier than every command's
     first word by more than this (`WindowScores.first_word_deficit`, natural log): a
@@ -323,6 +331,9 @@ class Scored:
     after_lead: bool = False
     """Decided on the scores after a lead word (`WhisperSettings.lead_words`): "now
     flip" heard as flip."""
+    alone_gap: float | None = None
+    """After a lead word: how much likelier the command was than the lead word said
+    alone (`WhisperSettings.alone_margin`)."""
 
 
 class WhisperRecognizer(EndpointingRecognizer):
@@ -538,13 +549,14 @@ class WhisperRecognizer(EndpointingRecognizer):
             if broken is not None:
                 choice, sentence, accepted, tie_broken = broken, broken.sentence, True, True
         after_lead = False
+        alone_gap: float | None = None
         if not accepted and not talk and self._lead is not None:
             with self._threads.limit(limits=1, user_api="blas"):
                 first = self._lead_word_first(window, encoded)
                 lead = self._after_lead(first, encoded, heard, speech_seconds) \
                     if first is not None else None
             if lead is not None:
-                choice, window = lead
+                choice, window, alone_gap = lead
                 sentence, accepted, after_lead = choice.sentence, True, True
         if settings.first_word_veto is not None \
                 and window.first_word_deficit > settings.first_word_veto:
@@ -559,7 +571,7 @@ class WhisperRecognizer(EndpointingRecognizer):
                       speech_seconds=speech_seconds,
                       above_floor_db=self._above_floor_db, window=window,
                       heard_by_pocketsphinx=heard, tie_broken=tie_broken, tail=tail,
-                      talk=talk, after_lead=after_lead)
+                      talk=talk, after_lead=after_lead, alone_gap=alone_gap)
 
     def _settle_extra(self, sentence: str, speech_seconds: float) -> int:
         """Quiet frames beyond the endpointer's settle before acting on `sentence`
@@ -653,27 +665,36 @@ class WhisperRecognizer(EndpointingRecognizer):
         return None
 
     def _after_lead(self, first_token: int, encoded: np.ndarray, heard: str | None,
-                    speech_seconds: float) -> tuple[Choice, WindowScores] | None:
-        """The command said after the lead word `first_token` begins, and the scores it
-        was chosen on, when the acceptance model acts on it (None: refused still)."""
+                    speech_seconds: float) -> tuple[Choice, WindowScores, float] | None:
+        """The command said after the lead word `first_token` begins, the scores it was
+        chosen on, and how much likelier it was than the lead word alone, when the
+        acceptance model acts on it (None: refused still)."""
         assert self._lead is not None
         lead, decoder = self._lead
         started = self.clock()
-        scores = lead.scores(first_token, decoder, encoded, bonus=self._bonus,
-                             within=self.settings.prune_within)
+        after_lead = lead.scores(first_token, decoder, encoded, bonus=self._bonus,
+                                 token_bonus=self.settings.token_bonus,
+                                 within=self.settings.prune_within)
         self.timings["scoring"] += self.clock() - started
+        scores = after_lead.commands
         lengths = lead.lengths
         totals = np.asarray(scores.log_probability, dtype=np.float64)
+        if not np.isfinite(totals).any():
+            return None  # every command pruned: far behind the lead word said alone
         after = WindowScores(totals, scores.deficit / lengths, self._table.pool(totals),
                              within=self.settings.prune_within,
                              first_word_deficit=scores.first_word_deficit,
                              first_token=scores.first_token)
         choice = choose(self._table.as_decided(after), self._table)
+        alone_gap = float(after.totals[choice.form]) - after_lead.alone
+        if self.settings.alone_margin is not None \
+                and not alone_gap > self.settings.alone_margin:
+            return None
         if self._table.is_talk(choice.form) \
                 or not self._acts_on(choice, after, heard, speech_seconds,
                                      bar=self.settings.lead_bar, lengths=lengths):
             return None
-        return choice, after
+        return choice, after, alone_gap
 
     def _second_views(self, audio: np.ndarray) -> list[np.ndarray]:
         """The windows of the second look: the shifted one, or one per speed."""
@@ -770,6 +791,8 @@ class WhisperRecognizer(EndpointingRecognizer):
                                                           else 0.0),
                                    "tie_broken": float(answer.tie_broken),
                                    "after_lead": float(answer.after_lead),
+                                   **({"alone_gap": answer.alone_gap}
+                                      if answer.alone_gap is not None else {}),
                                    "clipped_share": clipped,
                                    **({TAIL_OF_COMMAND: 1.0} if answer.tail else {})})
 
