@@ -21,12 +21,13 @@ How an utterance goes:
    (chatter), what PocketSphinx heard and more, by a logistic model fitted on the
    tuning splits (`whisper_acceptance`; `fitted_acceptance=False`: the hand rule of
    `margin`, `deficit_per_token` and `CrossCheck` margins). The confidence is the
-   best command's share of the probability. When the model refuses and PocketSphinx
-   named Whisper's close second in clear speech, that command is acted on
-   (`tie_break_within`): the two engines' mistakes differ. When it still refuses an
-   utterance begun with a word players say before a command ("so nine"), the
-   commands are scored again after that word (`whisper_lead`, `lead_from`), unless
-   the word said alone is likelier ("ok" is no "ok eight", `alone_margin`).
+   best command's share of the probability. When the model refuses an utterance
+   begun with a word players say before a command ("so nine"), the commands are
+   scored again after that word (`whisper_lead`, `lead_from`), unless the word said
+   alone is likelier ("ok" is no "ok eight", `alone_margin`). When it still refuses,
+   a doubtful command is looked at again on a later window (`second_look_from`), and
+   when PocketSphinx named Whisper's close second in clear speech, that command is
+   acted on (`tie_break_within`): the two engines' mistakes differ.
 4. `set_prior` gives sentences that make sense in the game state a small bonus:
    it breaks near-ties (leads under `prior_bonus`), so it cannot turn a clearly
    said command into another.
@@ -530,6 +531,16 @@ class WhisperRecognizer(EndpointingRecognizer):
         # A talk word is refused, with no second look and no tie to break (those are for
         # a command in doubt).
         accepted = not talk and self._acts_on(choice, window, heard, speech_seconds)
+        after_lead = False
+        alone_gap: float | None = None
+        if not accepted and not talk and self._lead is not None:
+            # Before the second look, whose later start does not help when the trouble is
+            # a word before the command: a command heard this way came about 100 ms sooner
+            # (median, round 40), and no tuning file was decided otherwise.
+            lead = self._rescued_after_lead(window, encoded, heard, speech_seconds)
+            if lead is not None:
+                choice, window, alone_gap = lead
+                sentence, accepted, after_lead = choice.sentence, True, True
         if not talk and not accepted and second_look_due(
                 choice, heard, *self._fit_of(choice, window), speech_seconds,
                 self._above_floor_db, model=self._acceptance,
@@ -548,16 +559,6 @@ class WhisperRecognizer(EndpointingRecognizer):
             broken = self._tie_broken(self._table.without_talk(window), choice, heard)
             if broken is not None:
                 choice, sentence, accepted, tie_broken = broken, broken.sentence, True, True
-        after_lead = False
-        alone_gap: float | None = None
-        if not accepted and not talk and self._lead is not None:
-            with self._threads.limit(limits=1, user_api="blas"):
-                first = self._lead_word_first(window, encoded)
-                lead = self._after_lead(first, encoded, heard, speech_seconds) \
-                    if first is not None else None
-            if lead is not None:
-                choice, window, alone_gap = lead
-                sentence, accepted, after_lead = choice.sentence, True, True
         if settings.first_word_veto is not None \
                 and window.first_word_deficit > settings.first_word_veto:
             accepted = False
@@ -645,6 +646,15 @@ class WhisperRecognizer(EndpointingRecognizer):
                        self._above_floor_db, model=model, margin=settings.margin,
                        cross_check=settings.cross_check,
                        deficit_per_token=settings.deficit_per_token)
+
+    def _rescued_after_lead(self, window: WindowScores, encoded: np.ndarray,
+                            heard: str | None, speech_seconds: float
+                            ) -> tuple[Choice, WindowScores, float] | None:
+        """`_after_lead` when the refused window begins with a lead word."""
+        with self._threads.limit(limits=1, user_api="blas"):
+            first = self._lead_word_first(window, encoded)
+            return self._after_lead(first, encoded, heard, speech_seconds) \
+                if first is not None else None
 
     def _lead_word_first(self, window: WindowScores, encoded: np.ndarray) -> int | None:
         """The token a refused window begins with when it is a lead word's, at least
