@@ -168,13 +168,13 @@ def refusing_everything(whisper_model: WhisperModel, monkeypatch: pytest.MonkeyP
     assert looking._acceptance is not None
     looking._acceptance = dataclasses.replace(looking._acceptance, threshold=1.01)
     windows: list[int] = []
-    score_window = looking._score_window
+    encoding = looking._timed_encoding  # every window scored is encoded through it
 
-    def counted_window(audio: np.ndarray) -> object:
+    def counted_window(audio: np.ndarray) -> np.ndarray:
         windows.append(len(audio))
-        return score_window(audio)
+        return encoding(audio)
 
-    monkeypatch.setattr(looking, "_score_window", counted_window)
+    monkeypatch.setattr(looking, "_timed_encoding", counted_window)
     return looking, windows
 
 
@@ -201,13 +201,13 @@ def test_a_doubtful_refusal_is_scored_again_on_a_shifted_window(whisper_model: W
     accepting = WhisperRecognizer(whisper_model, settings=dataclasses.replace(
         WhisperSettings(), second_look_from=0.0))
     calls: list[int] = []
-    plain_window = accepting._score_window
+    plain_encoding = accepting._timed_encoding
 
-    def counted(audio: np.ndarray) -> object:
+    def counted(audio: np.ndarray) -> np.ndarray:
         calls.append(len(audio))
-        return plain_window(audio)
+        return plain_encoding(audio)
 
-    monkeypatch.setattr(accepting, "_score_window", counted)
+    monkeypatch.setattr(accepting, "_timed_encoding", counted)
     assert commands_of(hear(accepting, pcm)) == [Command.play(4)]
     assert len(calls) == 1
 

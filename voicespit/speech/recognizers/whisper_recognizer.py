@@ -371,9 +371,6 @@ class WhisperRecognizer(EndpointingRecognizer):
         from threadpoolctl import ThreadpoolController
 
         self._threads = ThreadpoolController()
-        self._last_encoded = np.zeros((0, 0), dtype=np.float32)
-        """The encoder's output for the last window scored (`_after_lead` scores it
-        again after a lead word)."""
         self._leanings: dict[str, float] = {}
         """Per written form, Whisper's log-probability with nobody speaking."""
         self.set_phrases(grammar_sentences() if phrases is None else phrases)
@@ -509,8 +506,9 @@ class WhisperRecognizer(EndpointingRecognizer):
         with self._threads.limit(limits=1, user_api="blas"):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
-            window = self._score_window(audio)
-            encoded = self._last_encoded
+            # Kept: a command after a lead word is scored again on it (`_after_lead`).
+            encoded = self._timed_encoding(audio)
+            window = self._scores_of(encoded)
         # Chosen as the replay chooses (`CommandTable.as_decided`): a talk word when one
         # fits best, else the best command by its lead over the other commands.
         choice = choose(self._table.as_decided(window), self._table)
@@ -721,10 +719,14 @@ class WhisperRecognizer(EndpointingRecognizer):
     def _score_window(self, audio: np.ndarray) -> WindowScores:
         """The scores of every written form on this audio, decoded exactly within
         `prune_within` of the best (a form further behind is known only to be so)."""
+        return self._scores_of(self._timed_encoding(audio))
+
+    def _timed_encoding(self, audio: np.ndarray) -> np.ndarray:
+        """`_encoded`, its time counted as the encoder's."""
         started = self.clock()
-        encoded = self._last_encoded = self._encoded(audio)
+        encoded = self._encoded(audio)
         self.timings["encoder"] += self.clock() - started
-        return self._scores_of(encoded)
+        return encoded
 
     def _scores_of(self, encoded: np.ndarray) -> WindowScores:
         """`_score_window` on the encoder's output."""
