@@ -260,11 +260,14 @@ class WhisperSettings:
     """Words players say before a command (`grammar.LEAD_WORDS`): a refused utterance that
     begins with one is scored again as a command said after it (`lead_from`). Empty:
     none (as before round 39)."""
-    lead_from: float | None = 4.0
+    lead_from: float | None = 1.0
     """The first-word deficit (`WindowScores.first_word_deficit`) from which a refused
-    utterance whose own first word is a lead word is scored again after that word: the
-    same evidence as the hint for commands begun with another word (`app.misses`). None:
-    never."""
+    utterance whose own first word is a lead word is scored again after that word. None:
+    never. Round 39 took 4, the hint's evidence for commands begun with another word
+    (`app.misses`); on the tuning splits' refusals, 1 heard 80 more commands after a lead
+    word ("and score") for 4 more wrong ones that are no move and one short word taken
+    ("so so" as "two"); 0 also took a real "eight" for "ready" and "a jack and a queen"
+    for "queen" (round 40, benchmarks/LEVERS.md)."""
     lead_bar: float = 0.04
     """What the acceptance model's threshold is raised by for a command scored after a
     lead word, as for the second look (`second_look_bar`). On `lead-in-tuning` 0.04 kept
