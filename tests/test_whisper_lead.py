@@ -12,7 +12,7 @@ from benchmarks.make_corpus import speak
 from voicespit.speech.language.grammar import LEAD_WORDS, sentences
 from voicespit.speech.language.parser import command_in
 from voicespit.speech.recognizers.log_mel import log_mel
-from voicespit.speech.recognizers.sentence_scorer import TokenTrie
+from voicespit.speech.recognizers.sentence_scorer import Decoder, TokenTrie
 from voicespit.speech.recognizers.whisper_lead import LeadWords, written_after_a_word
 from voicespit.speech.recognizers.whisper_model import WhisperModel, written_forms
 
@@ -41,18 +41,25 @@ def encoded(model: WhisperModel, text: str, folder: Path) -> np.ndarray:
     return model.encode(log_mel(audio / 32768.0))
 
 
+def lead_words_over(model: WhisperModel, texts: list[str]
+                    ) -> tuple[TokenTrie, LeadWords, Decoder]:
+    """The trie of `texts`, its lead words, and a decoder whose softmax covers both, as
+    the recognizer builds them (the model's shared softmax stays the grammar's)."""
+    tokens = model.sentence_tokens(texts)
+    trie = TokenTrie(model.start_sequence, tokens, model.end_of_text)
+    lead = LeadWords.build(model, model.start_sequence, texts, LEAD_WORDS,
+                           trie.tokens[trie.first_words])
+    decoder = model.decoder_for(tokens).with_outputs(
+        [*model.decoder_for(tokens).output_tokens.tolist(), *lead.needed_tokens()])
+    return trie, lead, decoder
+
+
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
 def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: WhisperModel,
                                                               tmp_path: Path) -> None:
     texts = [form for sentence in COMMANDS for form in written_forms(sentence)]
     owner = [sentence for sentence in COMMANDS for _ in written_forms(sentence)]
-    tokens = whisper_model.sentence_tokens(texts)
-    trie = TokenTrie(whisper_model.start_sequence, tokens, whisper_model.end_of_text)
-    lead = LeadWords.build(whisper_model, whisper_model.start_sequence, texts, LEAD_WORDS,
-                           trie.tokens[trie.first_words])
-    # Its own softmax, as the recognizer's: the model's shared one stays the grammar's.
-    decoder = whisper_model.decoder_for(tokens).with_outputs(
-        [*whisper_model.decoder_for(tokens).output_tokens.tolist(), *lead.needed_tokens()])
+    trie, lead, decoder = lead_words_over(whisper_model, texts)
 
     # Said alone, a command's first word is Whisper's own: no lead word to score after.
     alone = trie.score(decoder, encoded(whisper_model, "flip", tmp_path))
@@ -71,7 +78,7 @@ def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: Whi
     assert after.log_probability.max() > scored.alone  # "okay, flip" is no "Okay."
     # After the lead word, the command begins as Whisper would go on.
     assert after.first_word_deficit < 1
-    assert list(lead.lengths) == [len(form) + 1 for form in tokens]
+    assert list(lead.lengths) == [len(form) + 1 for form in whisper_model.sentence_tokens(texts)]
     # The one-step check of Whisper's own first word agrees with the whole scoring's.
     first = lead.first_word(decoder, audio)
     assert first.first_token == whole.first_token
@@ -83,12 +90,7 @@ def test_the_command_after_the_lead_word_scores_best_after_it(whisper_model: Whi
 def test_a_lead_word_said_alone_is_likelier_alone_than_before_any_command(
         whisper_model: WhisperModel, word: str, tmp_path: Path) -> None:
     texts = [form for sentence in sentences() for form in written_forms(sentence)]
-    tokens = whisper_model.sentence_tokens(texts)
-    trie = TokenTrie(whisper_model.start_sequence, tokens, whisper_model.end_of_text)
-    lead = LeadWords.build(whisper_model, whisper_model.start_sequence, texts, LEAD_WORDS,
-                           trie.tokens[trie.first_words])
-    decoder = whisper_model.decoder_for(tokens).with_outputs(
-        [*whisper_model.decoder_for(tokens).output_tokens.tolist(), *lead.needed_tokens()])
+    _, lead, decoder = lead_words_over(whisper_model, texts)
     audio = encoded(whisper_model, word, tmp_path)
     first = lead.first_word(decoder, audio)
     assert lead.begins(first.first_token)
