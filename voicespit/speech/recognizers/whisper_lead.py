@@ -14,7 +14,7 @@ the lead words in the softmax (`first_word`). "Now" seldom reaches it: Whisper's
 word for it is mostly "No" or "There".
 
 The lead word said alone ("ok", "so") is scored too, with nothing after it or a full
-stop (`AfterLead.alone`): the recognizer refuses a command that is not clearly likelier
+stop (`AfterLead.alone`): the recognizer refuses a command that is not likelier
 than it, so that an "ok" on its own is not heard as "eight" (round 40).
 """
 
