@@ -220,7 +220,7 @@ class SentenceScores:
     """Sum over the same steps of (best token's log-probability - the sentence's)."""
     first_word_deficit: float = 0.0
     """At the first step: the best token's log-probability less that of the likeliest
-    token any sentence begins with. Near 0 when Whisper would begin as some command
+    token any command begins with (`TokenTrie`'s `commands`). Near 0 when Whisper would begin as some command
     does, whatever it says next; large for a word no command begins with ("zero",
     "one"), which the per-token deficit of the sentence it is forced into dilutes."""
     first_token: int = -1
@@ -232,9 +232,12 @@ class TokenTrie:
     """Candidate token sequences laid out as a trie, decoded level by level."""
 
     def __init__(self, prefix: Sequence[int], sentences: Sequence[Sequence[int]],
-                 end_of_text: int) -> None:
+                 end_of_text: int, *, commands: int | None = None) -> None:
         """`prefix`: the start sequence every candidate follows (start of transcript ...).
-        `sentences`: each candidate's tokens, without the end-of-text (added here)."""
+        `sentences`: each candidate's tokens, without the end-of-text (added here).
+        `commands`: how many of the first sentences begin a command; the first-word
+        deficit weighs Whisper's own first word against theirs only, and the rest (talk
+        words, a lead word said alone) are scored but begin none. None: all do."""
         if not prefix:
             raise ValueError("the trie needs a start sequence")
         self.prefix = tuple(prefix)
@@ -261,8 +264,9 @@ class TokenTrie:
         for node in range(1, len(tokens)):
             depth[node] = depth[parents[node]] + 1
         self.depth = np.asarray(depth, dtype=np.int64)
-        self.first_words = np.flatnonzero(self.depth == len(self.prefix))
-        """The nodes of the sentences' first tokens (`SentenceScores.first_word_deficit`)."""
+        self.first_words = np.asarray(sorted({path[0] for path in self.paths[:commands]}),
+                                      dtype=np.int64)
+        """The nodes of the commands' first tokens (`SentenceScores.first_word_deficit`)."""
         self.end_of_text = end_of_text
         # Nodes that need a decoder step: every node whose token is followed by another.
         has_child = np.zeros(len(tokens), dtype=bool)

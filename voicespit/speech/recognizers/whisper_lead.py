@@ -128,14 +128,11 @@ class LeadWords:
         milliseconds), then kept."""
         sentences = [(*separator, *form) for separator in self.separators
                      for form in self.forms]
-        trie = TokenTrie((*self.start, *self.leads[first_token]),
-                         [*sentences, *self.endings], self.end_of_text)
-        # The first-word deficit counts the commands' first tokens only: the lead word's
-        # end is no command's beginning (as talk words are not, in the recognizer's trie).
-        commands = {node for path in trie.paths[:len(sentences)] for node in path}
-        trie.first_words = np.asarray([node for node in trie.first_words
-                                       if int(node) in commands], dtype=np.int64)
-        return trie
+        # The lead word's end is no command's beginning: the first-word deficit counts
+        # the commands' first tokens only.
+        return TokenTrie((*self.start, *self.leads[first_token]),
+                         [*sentences, *self.endings], self.end_of_text,
+                         commands=len(sentences))
 
 
 @dataclass(frozen=True)

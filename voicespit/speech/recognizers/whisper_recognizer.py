@@ -398,19 +398,16 @@ class WhisperRecognizer(EndpointingRecognizer):
         tokens = self.model.sentence_tokens(texts)
         self._tokens = tokens
         self._decoder: Decoder = self.model.decoder_for(tokens)
+        # Whisper's own first word is measured against the commands' first words only
+        # (their forms come first): "Alright" must still count as a word no command
+        # begins with, for the acceptance model and for the hint after misses
+        # (`app.misses`).
         self._trie = TokenTrie(self.model.prompted_start(self.settings.prompt), tokens,
-                               self.model.end_of_text)
+                               self.model.end_of_text,
+                               commands=self._sentence_of.index(len(sentences))
+                               if talk else None)
         self._lengths = np.asarray([len(path) for path in self._trie.paths])
         """Per written form, its tokens and its end: what a deficit is shared over."""
-        if talk:
-            # Whisper's own first word is measured against the commands' first words
-            # only: "Alright" must still count as a word no command begins with, for the
-            # acceptance model and for the hint after misses (`app.misses`).
-            commands_nodes = {int(node) for form, path in enumerate(self._trie.paths)
-                              if self._sentence_of[form] < len(sentences) for node in path}
-            self._trie.first_words = np.asarray(
-                [node for node in self._trie.first_words if int(node) in commands_nodes],
-                dtype=np.int64)
         self._lead: tuple[LeadWords, Decoder] | None = None
         if self.settings.lead_words and self.settings.lead_from is not None:
             lead = LeadWords.build(self.model, self._trie.prefix, texts,
