@@ -22,7 +22,7 @@ import pytest
 from benchmarks.make_real_corpus import in_its_own_room, read_clip
 from tests.conftest import REAL_VOICES
 from tests.positions import spit_position
-from voicespit.speech.language.commands import Command
+from voicespit.speech.language.commands import Command, Verb
 from voicespit.speech.language.context import context_for, prior_for
 from voicespit.speech.language.grammar import sentences
 from voicespit.speech.language.parser import command_in, parse
@@ -633,6 +633,42 @@ def test_a_command_said_after_a_lead_word_is_heard(whisper_model: WhisperModel,
     assert commands_of(heard) == [parse(meant)], heard
     taken = [final for final in heard if not final.rejected]
     assert taken[0].scores is not None and taken[0].scores["after_lead"] == 1.0
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
+@pytest.mark.parametrize(("voice", "rate", "said", "meant"), [
+    ("en+m3", 170, "please flip", "flip"),
+    ("en-gb-scotland", 155, "ok slap left", "slap left"),
+])
+def test_a_play_heard_through_a_lead_word_is_the_command_said_after_it(
+        whisper_model: WhisperModel, recognizer: WhisperRecognizer, voice: str, rate: int,
+        said: str, meant: str, tmp_path: Path) -> None:
+    # Clean files of round 40's `lead-in-tuning` (voice and rate as there) where the lead
+    # word was heard into the command, and a card nobody named was played: "please flip"
+    # as "three", "ok slap left" as "six on the left".
+    audio = spoken(said, tmp_path, voice, rate)
+    without = WhisperRecognizer(whisper_model, settings=WhisperSettings(lead_check_from=None))
+    (played,) = commands_of(hear(without, audio))
+    assert played is not None and played.verb is Verb.PLAY  # why the check exists
+    heard = hear(recognizer, audio)
+    assert commands_of(heard) == [parse(meant)], heard
+    taken = [final for final in heard if not final.rejected]
+    assert taken[0].scores is not None and taken[0].scores["after_lead"] == 1.0
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the words")
+@pytest.mark.parametrize(("said", "rate"), [("so", 204), ("okay then", 220)])
+def test_a_play_heard_in_a_lead_word_is_refused_when_nothing_after_it_fits(
+        whisper_model: WhisperModel, recognizer: WhisperRecognizer, said: str, rate: int,
+        tmp_path: Path) -> None:
+    # Clean files of round 40's `short-talk-tuning` (en-gb-x-rp, rates as there): "so" was
+    # played as "two" and "okay then" as "ten". Scored after the lead word, the best
+    # command is another, and not one to act on: "Say again?", no card.
+    audio = spoken(said, tmp_path, "en-gb-x-rp", rate)
+    without = WhisperRecognizer(whisper_model, settings=WhisperSettings(lead_check_from=None))
+    (played,) = commands_of(hear(without, audio))
+    assert played is not None and played.verb is Verb.PLAY  # why the check refuses
+    assert commands_of(hear(recognizer, audio)) == []
 
 
 def test_talk_words_are_no_command_and_no_sentence_of_the_grammar() -> None:

@@ -13,6 +13,9 @@ refusal that its own first word does not send here asks again, one decoder step 
 the lead words in the softmax (`first_word`). "Now" seldom reaches it: Whisper's first
 word for it is mostly "No" or "There".
 
+A card play the recognizer accepted from an utterance that begins with a lead word is
+scored after it the same way (round 41): "please flip" was played as "three".
+
 The lead word said alone ("ok", "so") is scored too, with nothing after it or a full
 stop (`AfterLead.alone`): the recognizer refuses a command that is not likelier
 than it, so that an "ok" on its own is not heard as "eight" (round 40).

@@ -24,7 +24,10 @@ How an utterance goes:
    best command's share of the probability. When the model refuses an utterance
    begun with a word players say before a command ("so nine"), the commands are
    scored again after that word (`whisper_lead`, `lead_from`), unless the word said
-   alone is likelier ("ok" is no "ok eight", `alone_margin`). When it still refuses,
+   alone is likelier ("ok" is no "ok eight", `alone_margin`); a card play it accepts
+   from such an utterance is checked the same way, and gives way to the command said
+   after the word, or is refused when that one is doubtful ("please flip" is no
+   "three", `lead_check_from`). When it still refuses,
    a doubtful command is looked at again on a later window (`second_look_from`), and
    when PocketSphinx named Whisper's close second in clear speech, that command is
    acted on (`tie_break_within`): the two engines' mistakes differ.
@@ -46,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from voicespit.resampling import resample
+from voicespit.speech.language.commands import Verb
 from voicespit.speech.language.grammar import LEAD_WORDS, TALK_WORDS
 from voicespit.speech.language.grammar import sentences as grammar_sentences
 from voicespit.speech.language.parser import command_in
@@ -281,6 +285,21 @@ class WhisperSettings:
     splits every command taken after a lead word was 0.8 or more likelier, so it changed
     no decision there; held out it refused the one "ok" taken for "eight" (round 40,
     benchmarks/LEVERS.md). None: no such check (round 39)."""
+    lead_check_from: float | None = 0.5
+    """A card play acted on although its window's first-word deficit is at least this
+    (`WindowScores.first_word_deficit`) is scored again after a lead word when its
+    utterance begins with one (`lead_from`, as for a refusal); when a different command
+    is heard there and would be acted on, that command is taken instead: "please flip"
+    is no "three". On the tuning splits it turned 8 cards played that nobody named into
+    the command said and changed nothing else; a play heard with Whisper's first word
+    0.5 to 1 likelier than its own ("ok slap left" as "six on the left") is among them
+    (round 41, benchmarks/LEVERS.md). None: a command acted on is never scored again."""
+    lead_check_refuses: bool = True
+    """With `lead_check_from`: refuse the play ("Say again?") when the command heard
+    after the lead word is another and would not be acted on either. On the tuning
+    splits it refused 8 more cards played that nobody named ("please flip" as "three")
+    and 2 words said alone ("so" as "two"), for 4 commands said right refused (round
+    41). False: keep the play."""
     first_word_veto: float | None = None
     """Refuse any command when Whisper's own first word is likelier than every command's
     first word by more than this (`WindowScores.first_word_deficit`, natural log): a
@@ -299,6 +318,18 @@ class _ActedAtPause:
     """The stream frame it was decided at."""
     quiet_frames: int
     """How many quiet frames it had been decided after."""
+
+
+@dataclass(frozen=True, slots=True)
+class _AfterLeadChoice:
+    """The best command scored after a lead word (`WhisperRecognizer._scored_after_lead`)."""
+
+    choice: Choice
+    window: WindowScores
+    alone_gap: float
+    """How much likelier it was than the lead word said alone."""
+    acted_on: bool
+    """Whether the recognizer would act on it (`alone_margin`, talk words, `lead_bar`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,7 +562,19 @@ class WhisperRecognizer(EndpointingRecognizer):
         accepted = not talk and self._acts_on(choice, window, heard, speech_seconds)
         after_lead = False
         alone_gap: float | None = None
-        if not accepted and not talk and self._lead is not None:
+        refused_after_lead = False
+        if accepted and self._lead is not None and settings.lead_check_from is not None \
+                and window.first_word_deficit >= settings.lead_check_from \
+                and self._plays_a_card(sentence):
+            # A play heard through a word before it ("please flip" as "three"): what is
+            # said after that word decides (`lead_check_from`).
+            other = self._other_after_lead(sentence, window, encoded, heard, speech_seconds)
+            if other is not None and other.acted_on:
+                choice, window, alone_gap = other.choice, other.window, other.alone_gap
+                sentence, after_lead = choice.sentence, True
+            elif other is not None and settings.lead_check_refuses:
+                accepted, refused_after_lead = False, True
+        if not accepted and not talk and self._lead is not None and not refused_after_lead:
             # Before the second look, whose later start does not help when the trouble is
             # a word before the command: a command heard this way came about 100 ms sooner
             # (median, round 40), and no tuning file was decided otherwise.
@@ -539,7 +582,7 @@ class WhisperRecognizer(EndpointingRecognizer):
             if lead is not None:
                 choice, window, alone_gap = lead
                 sentence, accepted, after_lead = choice.sentence, True, True
-        if not talk and not accepted and second_look_due(
+        if not talk and not accepted and not refused_after_lead and second_look_due(
                 choice, heard, *self._fit_of(choice, window), speech_seconds,
                 self._above_floor_db, model=self._acceptance,
                 from_probability=settings.second_look_from):
@@ -553,7 +596,7 @@ class WhisperRecognizer(EndpointingRecognizer):
             accepted = self._acts_on(choice, window, heard, speech_seconds,
                                      bar=settings.second_look_bar)
         tie_broken = False
-        if not accepted and heard and not talk:
+        if not accepted and heard and not talk and not refused_after_lead:
             broken = self._tie_broken(self._table.without_talk(window), choice, heard)
             if broken is not None:
                 choice, sentence, accepted, tie_broken = broken, broken.sentence, True, True
@@ -654,6 +697,25 @@ class WhisperRecognizer(EndpointingRecognizer):
             return self._after_lead(first, encoded, heard, speech_seconds) \
                 if first is not None else None
 
+    @staticmethod
+    def _plays_a_card(sentence: str) -> bool:
+        command = command_in(sentence)
+        return command is not None and command.verb is Verb.PLAY
+
+    def _other_after_lead(self, sentence: str, window: WindowScores, encoded: np.ndarray,
+                          heard: str | None, speech_seconds: float) -> _AfterLeadChoice | None:
+        """An accepted play's window scored after the lead word it begins with: the best
+        command there when it is another than `sentence`'s (None: no lead word, or the
+        same command)."""
+        with self._threads.limit(limits=1, user_api="blas"):
+            first = self._lead_word_first(window, encoded)
+            if first is None:
+                return None
+            after = self._scored_after_lead(first, encoded, heard, speech_seconds)
+        if after is None or command_in(after.choice.sentence) == command_in(sentence):
+            return None
+        return after
+
     def _lead_word_first(self, window: WindowScores, encoded: np.ndarray) -> int | None:
         """The token a refused window begins with when it is a lead word's, at least
         `lead_from` likelier than every command's first word (None: it is not)."""
@@ -677,6 +739,16 @@ class WhisperRecognizer(EndpointingRecognizer):
         """The command said after the lead word `first_token` begins, the scores it was
         chosen on, and how much likelier it was than the lead word alone, when the
         acceptance model acts on it (None: refused still)."""
+        after = self._scored_after_lead(first_token, encoded, heard, speech_seconds)
+        if after is None or not after.acted_on:
+            return None
+        return after.choice, after.window, after.alone_gap
+
+    def _scored_after_lead(self, first_token: int, encoded: np.ndarray, heard: str | None,
+                           speech_seconds: float) -> _AfterLeadChoice | None:
+        """The best command said after the lead word `first_token` begins, and whether
+        it would be acted on (None: every command pruned, far behind the lead word said
+        alone)."""
         assert self._lead is not None
         lead, decoder = self._lead
         started = self.clock()
@@ -688,21 +760,19 @@ class WhisperRecognizer(EndpointingRecognizer):
         lengths = lead.lengths
         totals = np.asarray(scores.log_probability, dtype=np.float64)
         if not np.isfinite(totals).any():
-            return None  # every command pruned: far behind the lead word said alone
+            return None
         after = WindowScores(totals, scores.deficit / lengths, self._table.pool(totals),
                              within=self.settings.prune_within,
                              first_word_deficit=scores.first_word_deficit,
                              first_token=scores.first_token)
         choice = choose(self._table.as_decided(after), self._table)
         alone_gap = float(after.totals[choice.form]) - after_lead.alone
-        if self.settings.alone_margin is not None \
-                and not alone_gap > self.settings.alone_margin:
-            return None
-        if self._table.is_talk(choice.form) \
-                or not self._acts_on(choice, after, heard, speech_seconds,
-                                     bar=self.settings.lead_bar, lengths=lengths):
-            return None
-        return choice, after, alone_gap
+        acted_on = (self.settings.alone_margin is None
+                    or alone_gap > self.settings.alone_margin) \
+            and not self._table.is_talk(choice.form) \
+            and self._acts_on(choice, after, heard, speech_seconds,
+                              bar=self.settings.lead_bar, lengths=lengths)
+        return _AfterLeadChoice(choice, after, alone_gap, acted_on)
 
     def _second_views(self, audio: np.ndarray) -> list[np.ndarray]:
         """The windows of the second look: the shifted one, or one per speed."""
