@@ -537,7 +537,7 @@ class WhisperRecognizer(EndpointingRecognizer):
         with self._threads.limit(limits=1, user_api="blas"):
             # One thread: the batches are small, and BLAS threads spinning on a
             # busy two-core machine made the same work ten times slower.
-            # Kept: a command after a lead word is scored again on it (`_after_lead`).
+            # Kept: a command after a lead word is scored again on it (`_scored_after_lead`).
             encoded = self._timed_encoding(audio)
             window = self._scores_of(encoded)
         # Chosen as the replay chooses (`CommandTable.as_decided`): a talk word when one
@@ -568,19 +568,21 @@ class WhisperRecognizer(EndpointingRecognizer):
                 and self._plays_a_card(sentence):
             # A play heard through a word before it ("please flip" as "three"): what is
             # said after that word decides (`lead_check_from`).
-            other = self._other_after_lead(sentence, window, encoded, heard, speech_seconds)
-            if other is not None and other.acted_on:
-                choice, window, alone_gap = other.choice, other.window, other.alone_gap
-                sentence, after_lead = choice.sentence, True
-            elif other is not None and settings.lead_check_refuses:
-                accepted, refused_after_lead = False, True
+            other = self._scored_at_lead_word(window, encoded, heard, speech_seconds)
+            if other is not None \
+                    and command_in(other.choice.sentence) != command_in(sentence):
+                if other.acted_on:
+                    choice, window, alone_gap = other.choice, other.window, other.alone_gap
+                    sentence, after_lead = choice.sentence, True
+                elif settings.lead_check_refuses:
+                    accepted, refused_after_lead = False, True
         if not accepted and not talk and self._lead is not None and not refused_after_lead:
             # Before the second look, whose later start does not help when the trouble is
             # a word before the command: a command heard this way came about 100 ms sooner
             # (median, round 40), and no tuning file was decided otherwise.
-            lead = self._rescued_after_lead(window, encoded, heard, speech_seconds)
-            if lead is not None:
-                choice, window, alone_gap = lead
+            lead = self._scored_at_lead_word(window, encoded, heard, speech_seconds)
+            if lead is not None and lead.acted_on:
+                choice, window, alone_gap = lead.choice, lead.window, lead.alone_gap
                 sentence, accepted, after_lead = choice.sentence, True, True
         if not talk and not accepted and not refused_after_lead and second_look_due(
                 choice, heard, *self._fit_of(choice, window), speech_seconds,
@@ -688,13 +690,14 @@ class WhisperRecognizer(EndpointingRecognizer):
                        cross_check=settings.cross_check,
                        deficit_per_token=settings.deficit_per_token)
 
-    def _rescued_after_lead(self, window: WindowScores, encoded: np.ndarray,
-                            heard: str | None, speech_seconds: float
-                            ) -> tuple[Choice, WindowScores, float] | None:
-        """`_after_lead` when the refused window begins with a lead word."""
+    def _scored_at_lead_word(self, window: WindowScores, encoded: np.ndarray,
+                             heard: str | None, speech_seconds: float
+                             ) -> _AfterLeadChoice | None:
+        """`_scored_after_lead` when `window` begins with a lead word (`_lead_word_first`);
+        None when it does not, or every command was pruned."""
         with self._threads.limit(limits=1, user_api="blas"):
             first = self._lead_word_first(window, encoded)
-            return self._after_lead(first, encoded, heard, speech_seconds) \
+            return self._scored_after_lead(first, encoded, heard, speech_seconds) \
                 if first is not None else None
 
     @staticmethod
@@ -702,22 +705,8 @@ class WhisperRecognizer(EndpointingRecognizer):
         command = command_in(sentence)
         return command is not None and command.verb is Verb.PLAY
 
-    def _other_after_lead(self, sentence: str, window: WindowScores, encoded: np.ndarray,
-                          heard: str | None, speech_seconds: float) -> _AfterLeadChoice | None:
-        """An accepted play's window scored after the lead word it begins with: the best
-        command there when it is another than `sentence`'s (None: no lead word, or the
-        same command)."""
-        with self._threads.limit(limits=1, user_api="blas"):
-            first = self._lead_word_first(window, encoded)
-            if first is None:
-                return None
-            after = self._scored_after_lead(first, encoded, heard, speech_seconds)
-        if after is None or command_in(after.choice.sentence) == command_in(sentence):
-            return None
-        return after
-
     def _lead_word_first(self, window: WindowScores, encoded: np.ndarray) -> int | None:
-        """The token a refused window begins with when it is a lead word's, at least
+        """The token a window begins with when it is a lead word's, at least
         `lead_from` likelier than every command's first word (None: it is not)."""
         assert self._lead is not None and self.settings.lead_from is not None
         lead, decoder = self._lead
@@ -733,16 +722,6 @@ class WhisperRecognizer(EndpointingRecognizer):
                 and lead.begins(first.first_token):
             return first.first_token
         return None
-
-    def _after_lead(self, first_token: int, encoded: np.ndarray, heard: str | None,
-                    speech_seconds: float) -> tuple[Choice, WindowScores, float] | None:
-        """The command said after the lead word `first_token` begins, the scores it was
-        chosen on, and how much likelier it was than the lead word alone, when the
-        acceptance model acts on it (None: refused still)."""
-        after = self._scored_after_lead(first_token, encoded, heard, speech_seconds)
-        if after is None or not after.acted_on:
-            return None
-        return after.choice, after.window, after.alone_gap
 
     def _scored_after_lead(self, first_token: int, encoded: np.ndarray, heard: str | None,
                            speech_seconds: float) -> _AfterLeadChoice | None:
