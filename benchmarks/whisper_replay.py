@@ -27,14 +27,14 @@ import itertools
 import pickle
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from benchmarks.speech import CORPUS
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import Recognition
-from voicespit.speech.recognizers.transcription import read_corpus, transcribe
+from voicespit.speech.recognizers.transcription import CorpusItem, read_corpus, transcribe
 from voicespit.speech.recognizers.whisper_acceptance import (
     AcceptanceModel,
     acts_on,
@@ -69,13 +69,23 @@ class Recording(WhisperRecognizer):
         self.kept: list[dict[str, Any]] = []
         self._second: dict[int, WindowScores] = {}
         self._scoring_second = False
+        self._window_audio: np.ndarray | None = None
 
-    def _score_window(self, audio: np.ndarray) -> WindowScores:
-        window = super()._score_window(audio)
+    # The recognizer encodes a window and scores the encoding in two steps (it keeps the
+    # encoding to score again after a lead word), so the audio is caught at the first
+    # and the second look scored at the second.
+    def _timed_encoding(self, audio: np.ndarray) -> np.ndarray:
         if not self._scoring_second:
+            self._window_audio = audio
+        return super()._timed_encoding(audio)
+
+    def _scores_of(self, encoded: np.ndarray) -> WindowScores:
+        window = super()._scores_of(encoded)
+        if not self._scoring_second and self._window_audio is not None:
+            audio, self._window_audio = self._window_audio, None
             self._scoring_second = True
             try:
-                self._second = {id(window): super()._score_window(self._shifted(audio))}
+                self._second = {id(window): self._score_window(self._shifted(audio))}
             finally:
                 self._scoring_second = False
         return window
@@ -123,18 +133,25 @@ def record(split: str, out: Path, every: int, offset: int = 0,
         WhisperModel.load(model_dir, compute_type=compute_type)
     settings = RECORDING_SETTINGS if window_seconds is None else dataclasses.replace(
         RECORDING_SETTINGS, window_seconds=window_seconds or None)
-    recognizer = Recording(model, settings=settings)
-    table = recognizer.table
     with out.open("wb") as file:
-        pickle.dump({"split": split, "sentences": list(table.sentences),
-                     "sentence_of": list(table.sentence_of),
-                     "talk": table.talk_sentences()}, file)
-        for item in read_corpus(CORPUS / split)[offset::every]:
-            recognizer.kept = []
-            transcribe(recognizer, item)
-            pickle.dump({"name": item.name, "kind": item.kind, "expected": item.transcript,
-                         "finals": recognizer.kept}, file)
-            file.flush()
+        write_recording(Recording(model, settings=settings), split,
+                        read_corpus(CORPUS / split)[offset::every], file)
+
+
+def write_recording(recognizer: Recording, split: str, items: Sequence[CorpusItem],
+                    file: BinaryIO) -> None:
+    """`record`'s work on a recognizer already made: the header, then each item's finals
+    as soon as it is streamed."""
+    table = recognizer.table
+    pickle.dump({"split": split, "sentences": list(table.sentences),
+                 "sentence_of": list(table.sentence_of),
+                 "talk": table.talk_sentences()}, file)
+    for item in items:
+        recognizer.kept = []
+        transcribe(recognizer, item)
+        pickle.dump({"name": item.name, "kind": item.kind, "expected": item.transcript,
+                     "finals": recognizer.kept}, file)
+        file.flush()
 
 
 def load(path: Path) -> dict[str, Any]:
