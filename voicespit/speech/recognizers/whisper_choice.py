@@ -128,6 +128,23 @@ class CommandTable:
         pooled[np.asarray(self.talk, dtype=bool)] = -np.inf
         return dataclasses.replace(window, totals=totals, pooled=pooled)
 
+    def talk_only(self, window: WindowScores) -> WindowScores:
+        """The window's scores with the commands taken out: the choice among the talk
+        words, when the talk word refuses although a command scored higher."""
+        totals = np.full_like(window.totals, -np.inf)
+        forms = list(self.talk_forms)
+        totals[forms] = window.totals[forms]
+        pooled = np.where(np.asarray(self.talk, dtype=bool), window.pooled, -np.inf)
+        return dataclasses.replace(window, totals=totals, pooled=pooled)
+
+    def talk_scored(self, window: WindowScores) -> bool:
+        """Whether a talk word has a score in `window` (not pruned far behind)."""
+        return bool(self.talk_forms) and bool(np.isfinite(window.totals[list(self.talk_forms)]).any())
+
+    def group_with(self, form: int) -> int:
+        """The index of the group written form `form` belongs to."""
+        return next(index for index, members in enumerate(self.groups) if form in members)
+
     def group_of(self, command: Command) -> int | None:
         """The index of `command`'s group (None: no sentence listened for means it)."""
         return next((index for index, known in enumerate(self.commands) if known == command),

@@ -27,7 +27,10 @@ How an utterance goes:
    alone is likelier ("ok" is no "ok eight", `alone_margin`); a card play it accepts
    from such an utterance is checked the same way, and gives way to the command said
    after the word, or is refused when that one is doubtful ("please flip" is no
-   "three", `lead_check_from`). When it still refuses,
+   "three", `lead_check_from`). A talk word ("alright") refuses the utterance when it
+   fits better than every command, and also when it is Whisper's own first word and
+   the command that outscored it is not said after it (`talk_first_from`: "alright"
+   in noise is no "four right"). When it still refuses,
    a doubtful command is looked at again on a later window (`second_look_from`), and
    when PocketSphinx named Whisper's close second in clear speech, that command is
    acted on (`tie_break_within`): the two engines' mistakes differ.
@@ -260,6 +263,18 @@ class WhisperSettings:
     """Words that are no command, scored beside the commands: one that fits the audio
     better than every command refuses the utterance ("alright" is no "four right";
     `grammar.TALK_WORDS`). Empty: none (as before round 38)."""
+    talk_first_from: float | None = 0.5
+    """When Whisper's own likeliest first token is a talk word said whole ("Alright"; no
+    command begins with it), at least this much likelier than every command's first word
+    (`WindowScores.first_word_deficit`), a command that outscored the talk word stands
+    only if it was said after the word: scored again after it (`whisper_lead`), it must
+    be one to act on and no likelier without the word than with it. Otherwise the talk
+    word refuses the utterance. A talk word said alone must end where the audio does,
+    and in noise that end cost "alright" more than "four right" lost on "four": on
+    `lead-in-tuning` a four was played for "alright" in 8 files of one voice at 10 and
+    20 dB; this refuses all 8 (5 commands said after it now heard) and changes no right
+    command. From 0 it would also refuse a clean "two right" (0.32). None: a talk word
+    refuses only when it scores above every command (round 42, benchmarks/LEVERS.md)."""
     lead_words: tuple[str, ...] = LEAD_WORDS
     """Words players say before a command (`grammar.LEAD_WORDS`): a refused utterance that
     begins with one is scored again as a command said after it (`lead_from`). Empty:
@@ -454,6 +469,18 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._prefixes = proper_prefixes(sentences)
         self._weakly_continued = weakly_continued(sentences)
         self._table = CommandTable.build(scored, self._sentence_of, talk=talk)
+        # "Alright" and "alright", but not the "All" of "All right": Whisper's first word
+        # for a real "four" is "All" often enough (`talk_first_from`).
+        one_token = {index for index, said in enumerate(self._plain_tokens)
+                     if scored[index] in talk and len(said) == 1}
+        talk_forms = set(self._table.talk_forms)
+        command_first = {form[0] for index, form in enumerate(tokens)
+                         if index not in talk_forms}
+        self._talk_first_tokens = frozenset(
+            tokens[form][0] for form in talk_forms
+            if self._sentence_of[form] in one_token) - command_first
+        """The tokens that are a whole talk word, as a writing of it begins, and begin no
+        command."""
         self._leaning = self._leaning_of(tuple(texts))
         self._bonus = self._bonus_for(self._preferred)
         if self._cross_check is not None:
@@ -544,6 +571,7 @@ class WhisperRecognizer(EndpointingRecognizer):
         # fits best, else the best command by its lead over the other commands.
         choice = choose(self._table.as_decided(window), self._table)
         talk = self._table.is_talk(choice.form)
+        talk_first = not talk and self._talk_said_first(window)
         sentence = choice.sentence
         speech_seconds = (self._last_speech_frame - self._speech_start_frame) * FRAME_SECONDS
         heard = None
@@ -557,13 +585,25 @@ class WhisperRecognizer(EndpointingRecognizer):
                 self._cross_check.close()
                 self._cross_check = None
             self.timings["cross-check wait"] += self.clock() - waited
-        # A talk word is refused, with no second look and no tie to break (those are for
-        # a command in doubt).
-        accepted = not talk and self._acts_on(choice, window, heard, speech_seconds)
         after_lead = False
         alone_gap: float | None = None
         refused_after_lead = False
-        if accepted and self._lead is not None and settings.lead_check_from is not None \
+        if talk_first:
+            # "Alright" heard first, yet "four right" scored higher: a command stands only
+            # when it is said after the word, not in its place (`talk_first_from`).
+            kept = self._said_after_talk_word(window, encoded, heard, speech_seconds)
+            if kept is None:
+                choice, talk = choose(self._table.talk_only(window), self._table), True
+            else:
+                choice, window, alone_gap = kept.choice, kept.window, kept.alone_gap
+                after_lead = True
+            sentence = choice.sentence
+        # A talk word is refused, with no second look and no tie to break (those are for
+        # a command in doubt).
+        accepted = after_lead or (not talk and self._acts_on(choice, window, heard,
+                                                             speech_seconds))
+        if accepted and not after_lead and self._lead is not None \
+                and settings.lead_check_from is not None \
                 and window.first_word_deficit >= settings.lead_check_from \
                 and self._plays_a_card(sentence):
             # A play heard through a word before it ("please flip" as "three"): what is
@@ -699,6 +739,30 @@ class WhisperRecognizer(EndpointingRecognizer):
             first = self._lead_word_first(window, encoded)
             return self._scored_after_lead(first, encoded, heard, speech_seconds) \
                 if first is not None else None
+
+    def _said_after_talk_word(self, window: WindowScores, encoded: np.ndarray,
+                              heard: str | None, speech_seconds: float
+                              ) -> _AfterLeadChoice | None:
+        """The command said after the talk word Whisper heard first, when one would be
+        acted on and is no likelier without the word than after it (None: the talk word
+        was said alone). "Alright, king on the right" said in one breath scores higher
+        after "Alright" than without it; an "alright" heard as "four right" scores lower:
+        the word and the command are the same sound."""
+        if self._lead is None:
+            return None
+        after = self._scored_at_lead_word(window, encoded, heard, speech_seconds)
+        if after is None or not after.acted_on:
+            return None
+        group = self._table.group_with(after.choice.form)
+        return after if after.window.pooled[group] >= window.pooled[group] else None
+
+    def _talk_said_first(self, window: WindowScores) -> bool:
+        """Whether Whisper's own first word begins a talk word, `talk_first_from` likelier
+        than every command's first word, with a talk word scored (not pruned)."""
+        start = self.settings.talk_first_from
+        return start is not None and window.first_word_deficit >= start \
+            and window.first_token in self._talk_first_tokens \
+            and self._table.talk_scored(window)
 
     @staticmethod
     def _plays_a_card(sentence: str) -> bool:
