@@ -594,16 +594,19 @@ def test_alright_is_talk_not_four_right_and_the_command_after_it_is_heard(
     # Two held-out voices of round 38's `lead-in-heldout`, where "alright" before a
     # command played a four on the right 13 and 14 times in 15. Scored beside the
     # commands, "all right" fits better than any of them: refused, and ended at the
-    # pause after it, so the command said next is heard on its own.
+    # pause after it, so the command said next is heard on its own (and is the answer:
+    # the talk word said before it gets no "Say again?", `talk_quiet_seconds`).
     without = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_words=()))
     alone = spoken("alright", tmp_path, voice)
     assert commands_of(hear(without, alone)) == [parse("four right")]  # why the words exist
     heard = hear(recognizer, alone)
     assert len(heard) == 1 and heard[0].rejected and heard[0].text in ("alright", "all right")
     then_flip = hear(recognizer, spoken("alright, flip", tmp_path, voice))
-    assert [(final.text in ("alright", "all right"), final.rejected) for final in then_flip[:1]] \
-        == [(True, True)], then_flip
-    assert commands_of(then_flip) == [parse("flip")]
+    assert [(final.text, final.rejected) for final in then_flip] == [("flip", False)], then_flip
+    at_once = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_quiet_seconds=None))
+    refused_first = hear(at_once, spoken("alright, flip", tmp_path, voice))
+    assert [(final.text in ("alright", "all right"), final.rejected)
+            for final in refused_first] == [(True, True), (False, False)], refused_first
     # The command it sounds like is still heard.
     assert commands_of(hear(recognizer, spoken("four right", tmp_path, voice))) \
         == [parse("four right")]
@@ -703,8 +706,36 @@ def test_alright_whispers_own_first_word_is_no_four_on_the_right_in_noise(
     item = CorpusItem(path, path.name, meant, "command")
     without = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_first_from=None))
     assert commands_of(transcribe(without, item).finals) == [parse("four right"), parse(meant)]
+    # Refused as the talk word, which gets no "Say again?": the command said next is the
+    # answer (`talk_quiet_seconds`).
     finals = transcribe(recognizer, item).finals
-    assert commands_of(finals) == [parse(meant)]
+    assert [(final.text, final.rejected) for final in finals] == [(meant, False)], finals
+    at_once = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_quiet_seconds=None))
     from voicespit.speech.language.grammar import TALK_WORDS
 
-    assert finals[0].rejected and finals[0].text in TALK_WORDS, finals
+    first, then = transcribe(at_once, item).finals
+    assert first.rejected and first.text in TALK_WORDS and command_in(then.text) == parse(meant)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the words")
+def test_a_talk_word_before_a_command_gets_no_say_again_and_alone_gets_one_after_a_pause(
+        whisper_model: WhisperModel, recognizer: WhisperRecognizer, tmp_path: Path) -> None:
+    from voicespit.speech.language.grammar import TALK_WORDS
+
+    alright = spoken("alright", tmp_path)
+    command = spoken("seven on left", tmp_path)
+    pause = bytes(2 * round(0.3 * SAMPLE_RATE))
+    # Said before a command, the talk word is no question: the command is the answer.
+    assert [(final.text, final.rejected) for final in hear(recognizer, alright + pause + command)
+            ] == [("seven on left", False)]
+    # Said alone it is answered ("Say again?"), once a second of quiet shows nothing follows.
+    (alone,) = hear(recognizer, alright)
+    assert alone.rejected and alone.text in TALK_WORDS
+    hold = WhisperSettings().talk_quiet_seconds
+    assert hold is not None and alone.speech_end is not None
+    assert alone.emitted_at - alone.speech_end >= hold
+    at_once = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_quiet_seconds=None))
+    before = hear(at_once, alright + pause + command)
+    assert [(final.text in TALK_WORDS, final.rejected) for final in before] == [(True, True),
+                                                                               (False, False)]
+    assert before[0].speech_end is not None and before[0].emitted_at - before[0].speech_end < 0.5

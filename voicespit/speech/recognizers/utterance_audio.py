@@ -153,7 +153,8 @@ class EndpointingRecognizer:
         event = self._detector.push(speech_band_energy_db(frame))
         if event is FrameEvent.QUIET:
             self._audio.quiet(frame)
-            return self._clipped_unheard(frame)
+            held = self._quiet_frame()
+            return held if held is not None else self._clipped_unheard(frame)
         if event is FrameEvent.STARTED:
             self._audio.start(frame)
             self._clipped_quiet.clear()  # the window counts only frames no utterance began in
@@ -196,6 +197,11 @@ class EndpointingRecognizer:
 
     def _started(self) -> None:
         """An utterance began with this frame (already in `_audio`)."""
+
+    def _quiet_frame(self) -> Recognition | None:
+        """A frame outside any utterance: a result held until now, or None (the default:
+        nothing is held)."""
+        return None
 
     def _within_utterance(self, event: FrameEvent) -> Recognition | None:
         """A frame of the utterance in progress (already in `_audio`): a result, or None."""

@@ -263,6 +263,12 @@ class WhisperSettings:
     """Words that are no command, scored beside the commands: one that fits the audio
     better than every command refuses the utterance ("alright" is no "four right";
     `grammar.TALK_WORDS`). Empty: none (as before round 38)."""
+    talk_quiet_seconds: float | None = 1.0
+    """A talk word refused ("alright") is answered only after this much quiet: when the
+    player goes on speaking, it was said before a command, and the command is the
+    answer ("Say again?" then would ask for a command already heard, and a player who
+    obeys plays it twice). Said alone, it is answered this much later. None: at once,
+    as before round 42."""
     talk_first_from: float | None = 0.5
     """When Whisper's own likeliest first token is a talk word said whole ("Alright"; no
     command begins with it), at least this much likelier than every command's first word
@@ -405,6 +411,10 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._tail_of: _ActedAtPause | None = None
         """That command, while the utterance in progress began before it would have
         settled (`tail_check`)."""
+        self._held_talk: Recognition | None = None
+        """A talk word refused, not yet answered (`talk_quiet_seconds`)."""
+        self._quiet_since_talk = 0
+        """Quiet frames since it was heard."""
         self.tail_checks = 0
         """Utterances scored together with the command before them (`tail_check`)."""
         self.timings: collections.defaultdict[str, float] = collections.defaultdict(float)
@@ -496,19 +506,46 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._preferred = frozenset(" ".join(p.split()) for p in preferred)
         self._bonus = self._bonus_for(self._preferred)
 
+    def finish(self) -> list[Recognition]:
+        # A talk word still held was said last, before the end of the stream.
+        held, self._held_talk = self._held_talk, None
+        return [*([held] if held is not None else []), *super().finish()]
+
     def _decide_now(self) -> Recognition:
         return self._final(self._answer or self._score())
 
     def _forget(self) -> None:
         self._answer = None
         self._acted_at_pause = self._tail_of = None
+        self._held_talk = None
 
     def _new_stream(self) -> None:
         self._acted_at_pause = self._tail_of = None
 
+    def _held_or_given(self, answer: Scored, result: Recognition) -> Recognition | None:
+        """`result`, or None when it is a talk word refused, held for
+        `talk_quiet_seconds` of quiet (`_quiet_frame`)."""
+        if not answer.talk or self.settings.talk_quiet_seconds is None:
+            return result
+        self._held_talk, self._quiet_since_talk = result, 0
+        return None
+
+    def _quiet_frame(self) -> Recognition | None:
+        held = self._held_talk
+        if held is None or self.settings.talk_quiet_seconds is None:
+            return None
+        self._quiet_since_talk += 1
+        if self._quiet_since_talk * FRAME_SECONDS < self.settings.talk_quiet_seconds:
+            return None
+        self._held_talk = None
+        return dataclasses.replace(held, emitted_at=self._audio.frames_fed * FRAME_SECONDS)
+
     # ------------------------------------------------------------ one frame
 
     def _started(self) -> None:
+        # The player went on after a talk word: it was said before what comes now, and
+        # is no question to answer.
+        self._held_talk = None
         self._answer = None
         self._last_speech_frame = self._audio.frames_fed
         self._speech_start_frame = self._audio.frames_fed - self.settings.endpoint.start_frames
@@ -540,10 +577,11 @@ class WhisperRecognizer(EndpointingRecognizer):
                                                          self._audio.frames_fed,
                                                          self._detector.quiet_frames)
                 self._detector.reset()
-                return result
+                return self._held_or_given(answer, result)
             return None
         if event in (FrameEvent.ENDED, FrameEvent.TOO_LONG):
-            return self._decide_now()
+            answer = self._answer or self._score()
+            return self._held_or_given(answer, self._final(answer))
         return None
 
     def _settle_after(self, answer: Scored) -> int:
