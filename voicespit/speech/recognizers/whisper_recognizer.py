@@ -795,8 +795,9 @@ class WhisperRecognizer(EndpointingRecognizer):
         return after if after.window.pooled[group] >= window.pooled[group] else None
 
     def _talk_said_first(self, window: WindowScores) -> bool:
-        """Whether Whisper's own first word begins a talk word, `talk_first_from` likelier
-        than every command's first word, with a talk word scored (not pruned)."""
+        """Whether Whisper's own first word is a talk word said whole ("Alright"),
+        `talk_first_from` likelier than every command's first word, with a talk word
+        scored (not pruned)."""
         start = self.settings.talk_first_from
         return start is not None and window.first_word_deficit >= start \
             and window.first_token in self._talk_first_tokens \
