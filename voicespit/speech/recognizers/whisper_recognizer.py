@@ -483,12 +483,10 @@ class WhisperRecognizer(EndpointingRecognizer):
         # for a real "four" is "All" often enough (`talk_first_from`).
         one_token = {index for index, said in enumerate(self._plain_tokens)
                      if scored[index] in talk and len(said) == 1}
-        talk_forms = set(self._table.talk_forms)
-        command_first = {form[0] for index, form in enumerate(tokens)
-                         if index not in talk_forms}
         self._talk_first_tokens = frozenset(
-            tokens[form][0] for form in talk_forms
-            if self._sentence_of[form] in one_token) - command_first
+            tokens[form][0] for form in self._table.talk_forms
+            if self._sentence_of[form] in one_token) \
+            - set(self._trie.tokens[self._trie.first_words].tolist())
         """The tokens that are a whole talk word, as a writing of it begins, and begin no
         command."""
         self._leaning = self._leaning_of(tuple(texts))
