@@ -612,6 +612,24 @@ def test_alright_is_talk_not_four_right_and_the_command_after_it_is_heard(
         == [parse("four right")]
 
 
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the words")
+def test_great_and_cool_are_talk_not_an_eight_and_a_two(whisper_model: WhisperModel,
+                                                        recognizer: WhisperRecognizer,
+                                                        tmp_path: Path) -> None:
+    # What a player says when a card lands. Before round 43 they were no talk words,
+    # and espeak-ng's "great" played an eight, its "cool" a two.
+    before = WhisperRecognizer(whisper_model,
+                               settings=WhisperSettings(talk_words=("alright", "all right")))
+    for word, sounds_like in (("great", "eight"), ("cool", "two")):
+        said = spoken(word, tmp_path)
+        assert commands_of(hear(before, said)) == [parse(sounds_like)], word
+        heard = hear(recognizer, said)
+        assert [(final.text, final.rejected) for final in heard] == [(word, True)], heard
+        # The rank it sounds like is still heard.
+        assert commands_of(hear(recognizer, spoken(sounds_like, tmp_path))) \
+            == [parse(sounds_like)]
+
+
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the commands")
 @pytest.mark.parametrize(("voice", "rate", "said", "meant"), [
     ("en-us", 170, "please draw", "draw"),

@@ -56,15 +56,17 @@ class Phrasing:
         return tuple(token[1:-1] for token in self.tokens if token.startswith("{"))
 
 
-TALK_WORDS = ("alright", "all right")
+TALK_WORDS = ("alright", "all right", "great", "cool")
 """Words players say that are no command but sound like one, which the Whisper recognizer
 scores beside the commands so that one said alone is refused rather than taken for the
 command it sounds like ("alright" for "four right": a four played that nobody named).
 Measured on `lead-in-*` and `short-talk-*` (`benchmarks.make_talk_corpus`, round 38,
 benchmarks/LEVERS.md): before them, "alright" before a command played a four on the
-right in 28 of 75 files in the tuning voices and 41 of 75 held out. "Fine" ("five"),
-"okay" and "well" were measured and left out: "fine" refused real voices' fives, "okay"
-and "well" the commands said right after them."""
+right in 28 of 75 files in the tuning voices and 41 of 75 held out. "Great" and "cool",
+what a player says when a card lands, played an eight and a two (round 43). "Fine"
+("five"), "nice" and "mine" ("nine"), "done" and "good" refused commands said, real
+voices' among them; "okay" and "well" the commands said right after them; "oops" cut
+"move four to one" in noise at its first word ("oops"), so they are not talk words."""
 
 LEAD_WORDS = ("okay", "ok", "so", "and", "now", "um", "uh", "alright", "then", "please",
               "well")
