@@ -279,11 +279,16 @@ class WhisperSettings:
     and in noise that end cost "alright" more than "four right" lost on "four": on
     `lead-in-tuning` a four was played for "alright" in 8 files of one voice at 10 and
     20 dB; this refuses all 8 (5 commands said after it now heard) and changes no right
-    command. From 0 it would also refuse a clean "two right" (0.32). Chosen for
-    "Alright"; every one-token talk word's token counts, so since round 43 " Great" and
-    " Cool" do too, and held out that refused one voice's clean "eight on right", whose
-    first token Whisper took for " Great" (docs/speech-record.md, round 43). None: a talk
-    word refuses only when it scores above every command (round 42, benchmarks/LEVERS.md)."""
+    command. From 0 it would also refuse a clean "two right" (0.32). Only the tokens of
+    `talk_first_words` count. None: a talk word refuses only when it scores above every
+    command (round 42, benchmarks/LEVERS.md)."""
+    talk_first_words: tuple[str, ...] = ("alright",)
+    """The talk words whose one token, as Whisper's own first word, asks a command to
+    prove itself (`talk_first_from`): "Alright" and "alright", what the check was chosen
+    for. In round 43 every one-token talk word's counted, " Great", " Cool" and their
+    capitals too: on the tuning splits they changed no decision (19 files, all refused
+    either way), and held out they refused a clean "eight on right" whose first token
+    Whisper took for " Great" (round 44, benchmarks/LEVERS.md)."""
     lead_words: tuple[str, ...] = LEAD_WORDS
     """Words players say before a command (`grammar.LEAD_WORDS`): a refused utterance that
     begins with one is scored again as a command said after it (`lead_from`). Empty:
@@ -482,11 +487,11 @@ class WhisperRecognizer(EndpointingRecognizer):
         self._prefixes = proper_prefixes(sentences)
         self._weakly_continued = weakly_continued(sentences)
         self._table = CommandTable.build(scored, self._sentence_of, talk=talk)
-        # "Alright" and "alright", and since round 43 " great", " Great", " cool" and
-        # " Cool"; but not the "All" of "All right": Whisper's first word for a real
-        # "four" is "All" often enough (`talk_first_from`).
+        # "Alright" and "alright" (`talk_first_words`); not the "All" of "All right":
+        # Whisper's first word for a real "four" is "All" often enough.
         one_token = {index for index, said in enumerate(self._plain_tokens)
-                     if scored[index] in talk and len(said) == 1}
+                     if scored[index] in talk and len(said) == 1
+                     and scored[index] in self.settings.talk_first_words}
         self._talk_first_tokens = frozenset(
             tokens[form][0] for form in self._table.talk_forms
             if self._sentence_of[form] in one_token) \
