@@ -755,6 +755,32 @@ def test_a_command_whose_first_token_is_great_is_not_refused_as_alright(
     assert [(final.text, final.rejected) for final in finals] == [("eight on right", False)]
 
 
+@pytest.mark.skipif(shutil.which("espeak-ng") is None or shutil.which("sox") is None,
+                    reason="espeak-ng and sox make the commands as the corpus does")
+@pytest.mark.parametrize(("voice", "rate", "said", "meant"), [
+    ("en-us+f2", 144, "alright, draw", "draw"),
+    ("en-gb-x-rp", 192, "well, draw", "draw"),
+])
+def test_a_command_after_a_lead_word_is_heard_where_a_talk_word_fits_best(
+        whisper_model: WhisperModel, recognizer: WhisperRecognizer, voice: str, rate: int,
+        said: str, meant: str, tmp_path: Path) -> None:
+    # Clean files of `lead-in-tuning` (voice, rate and text as there): one utterance
+    # across espeak-ng's short pause at the comma, whose whole fitted a talk word
+    # ("alright"; "well, draw" fitted "great") better than any command: refused. Whisper's own first word is the lead word, so the
+    # command said after it is heard (`talk_then_lead`).
+    from benchmarks.make_corpus import speak, trim, with_noise, write_wav
+    from voicespit.speech.language.grammar import TALK_WORDS
+
+    path = tmp_path / "lead.wav"
+    write_wav(path, with_noise(trim(speak(said, voice, rate, tmp_path)), None, 0))
+    item = CorpusItem(path, path.name, meant, "command")
+    before = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_then_lead=False))
+    (refused,) = transcribe(before, item).finals
+    assert refused.rejected and refused.text in TALK_WORDS, refused
+    finals = transcribe(recognizer, item).finals
+    assert [(final.text, final.rejected) for final in finals] == [(meant, False)], finals
+
+
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the words")
 def test_a_talk_word_before_a_command_gets_no_say_again_and_alone_gets_one_after_a_pause(
         whisper_model: WhisperModel, recognizer: WhisperRecognizer, tmp_path: Path) -> None:

@@ -30,7 +30,9 @@ How an utterance goes:
    "three", `lead_check_from`). A talk word ("alright") refuses the utterance when it
    fits better than every command, and also when it is Whisper's own first word and
    the command that outscored it is not said after it (`talk_first_from`: "alright"
-   in noise is no "four right"). When it still refuses,
+   in noise is no "four right"); when it fits best but Whisper's own first word is a
+   lead word, the command said after that word is heard (`talk_then_lead`: "alright,
+   draw" as one utterance). When it still refuses,
    a doubtful command is looked at again on a later window (`second_look_from`), and
    when PocketSphinx named Whisper's close second in clear speech, that command is
    acted on (`tie_break_within`): the two engines' mistakes differ.
@@ -282,6 +284,16 @@ class WhisperSettings:
     command. From 0 it would also refuse a clean "two right" (0.32). Only the tokens of
     `talk_first_words` count. None: a talk word refuses only when it scores above every
     command (round 42, benchmarks/LEVERS.md)."""
+    talk_then_lead: bool = True
+    """When a talk word fits best and Whisper's own first word is a lead word ("Alright",
+    "Well": `lead_words`), score the commands again as said after that word
+    (`whisper_lead`), as for a refused command, and act on one there when it would be
+    acted on and is no likelier without the word than after it. Said as one utterance,
+    "alright, draw" fitted "alright" better than "draw", and "well, spit" fitted
+    "great" better than "spit": both refused. On the tuning splits (round 44,
+    benchmarks/LEVERS.md) `lead-in-tuning` (1,800) heard 10 more commands and nothing
+    worse; `short-talk-tuning` took one more of 600 ("so so" at 10 dB as "so, two");
+    every other file the same. False: a talk word that fits best refuses (round 43)."""
     talk_first_words: tuple[str, ...] = ("alright",)
     """The talk words whose one token, as Whisper's own first word, asks a command to
     prove itself (`talk_first_from`): "Alright" and "alright", what the check was chosen
@@ -643,6 +655,14 @@ class WhisperRecognizer(EndpointingRecognizer):
                 choice, window, alone_gap = kept.choice, kept.window, kept.alone_gap
                 after_lead = True
             sentence = choice.sentence
+        if talk and settings.talk_then_lead and not talk_first:  # (asked already)
+            # The talk word fits best, but Whisper's own first word is a lead word
+            # ("Alright", "Well"): the command said after it, when there is one, is what
+            # was meant ("alright, draw" as one utterance; `talk_then_lead`).
+            kept = self._said_after_talk_word(window, encoded, heard, speech_seconds)
+            if kept is not None:
+                choice, window, alone_gap = kept.choice, kept.window, kept.alone_gap
+                sentence, talk, after_lead = choice.sentence, False, True
         # A talk word is refused, with no second look and no tie to break (those are for
         # a command in doubt).
         accepted = after_lead or (not talk and self._acts_on(choice, window, heard,
