@@ -276,6 +276,18 @@ def test_a_damaged_acceptance_model_is_a_plain_error(whisper_model: WhisperModel
         WhisperRecognizer(whisper_model, settings=WhisperSettings(acceptance_file=damaged))
 
 
+def as_in_the_corpus(said: str, meant: str, voice: str, rate: int, folder: Path, *,
+                     snr_db: float | None = None, seed: int = 0,
+                     name: str | None = None) -> CorpusItem:
+    """`said` made as `benchmarks.make_corpus` makes a file (espeak-ng, trimmed, in its
+    silence and `snr_db` of white noise from `seed`), meaning the command `meant`."""
+    from benchmarks.make_corpus import speak, trim, with_noise, write_wav
+
+    path = folder / (re.sub(r"\W+", "-", said) + ".wav")
+    write_wav(path, with_noise(trim(speak(said, voice, rate, folder)), snr_db, seed))
+    return CorpusItem(path, name or path.name, meant, "command")
+
+
 def spoken(text: str, folder: Path, voice: str = "en-us", rate: int = 165) -> bytes:
     path = folder / (re.sub(r"\W+", "-", text) + ".wav")
     subprocess.run(["espeak-ng", "-v", voice, "-s", str(rate), "-w", str(path), text], check=True)
@@ -469,12 +481,8 @@ def test_flip_three_in_noise_is_one_command_not_a_flip_then_a_three(
     # 250 ms at the level of 20 dB white noise: to the endpointer a pause long enough to
     # act on "flip", and "three" then played a card nobody said. Built and streamed as
     # the benchmark's corpus is (the noise from the first sample).
-    from benchmarks.make_corpus import speak, trim, with_noise, write_wav
-
-    path = tmp_path / "flip-three.wav"
-    write_wav(path, with_noise(trim(speak("flip three", "en-gb-scotland", 156, tmp_path)),
-                               20.0, seed=0))
-    item = CorpusItem(path, path.name, "flip three", "command")
+    item = as_in_the_corpus("flip three", "flip three", "en-gb-scotland", 156, tmp_path,
+                            snr_db=20.0)
 
     def heard(weak_onset_frames: int, brief_speech_seconds: float | None = None
               ) -> list[Command | None]:
@@ -497,13 +505,12 @@ def test_a_bare_rank_heard_in_a_burst_waits_for_the_rest_of_its_command(
     # The benchmark's natural-tuning file "six to the right" at 10 dB (the same voice,
     # speed, noise and seed): the endpointer hears 0.09 s of "six", and "to the" is
     # drowned, so the settle came before "right" and "six" was played on its own.
-    from benchmarks.make_corpus import SPLITS, noise_seed, speak, trim, with_noise, write_wav
+    from benchmarks.make_corpus import SPLITS, noise_seed
 
     relative = "snr10/0063-command-six_to_the_right.wav"
-    path = tmp_path / "six-to-the-right.wav"
-    write_wav(path, with_noise(trim(speak("six to the right", "en-us", 186, tmp_path)),
-                               10.0, seed=noise_seed(SPLITS["natural-tuning"], relative)))
-    item = CorpusItem(path, relative, "six to the right", "command")
+    item = as_in_the_corpus("six to the right", "six to the right", "en-us", 186, tmp_path,
+                            snr_db=10.0, seed=noise_seed(SPLITS["natural-tuning"], relative),
+                            name=relative)
 
     def heard(brief_speech_seconds: float | None) -> list[tuple[str, bool]]:
         settings = WhisperSettings(brief_speech_seconds=brief_speech_seconds)
@@ -714,14 +721,10 @@ def test_alright_whispers_own_first_word_is_no_four_on_the_right_in_noise(
     # command said. Whisper's first word now refuses it as the talk word it is.
     import zlib
 
-    from benchmarks.make_corpus import speak, trim, with_noise, write_wav
-
     words = re.sub(r"[^a-z0-9]+", "_", said.lower()).strip("_")
     relative = f"snr10/{number:03d}-en+m3-{words}.wav"
-    path = tmp_path / "alright.wav"
-    write_wav(path, with_noise(trim(speak(said, "en+m3", rate, tmp_path)), 10.0,
-                               zlib.crc32(f"lead-in-tuning:{relative}".encode())))
-    item = CorpusItem(path, path.name, meant, "command")
+    item = as_in_the_corpus(said, meant, "en+m3", rate, tmp_path, snr_db=10.0,
+                            seed=zlib.crc32(f"lead-in-tuning:{relative}".encode()))
     without = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_first_from=None))
     assert commands_of(transcribe(without, item).finals) == [parse("four right"), parse(meant)]
     # Refused as the talk word, which gets no "Say again?": the command said next is the
@@ -742,12 +745,8 @@ def test_a_command_whose_first_token_is_great_is_not_refused_as_alright(
     # `heldout`'s clean "eight on right" (voice and rate as there): Whisper's own first
     # token is " Great". Round 43 let every one-token talk word's token ask a command to
     # prove itself, and this one was refused as "all right"; only "alright" asks now.
-    from benchmarks.make_corpus import speak, trim, with_noise, write_wav
-
-    path = tmp_path / "eight_on_right.wav"
-    write_wav(path, with_noise(trim(speak("eight on right", "en-gb-x-gbcwmd+m2", 197,
-                                          tmp_path)), None, 0))
-    item = CorpusItem(path, path.name, "eight on right", "command")
+    item = as_in_the_corpus("eight on right", "eight on right", "en-gb-x-gbcwmd+m2", 197,
+                            tmp_path)
     every_talk_word = WhisperRecognizer(whisper_model, settings=WhisperSettings(
         talk_first_words=("alright", "great", "cool")))
     assert [final.rejected for final in transcribe(every_talk_word, item).finals] == [True]
@@ -766,14 +765,12 @@ def test_a_command_after_a_lead_word_is_heard_where_a_talk_word_fits_best(
         said: str, meant: str, tmp_path: Path) -> None:
     # Clean files of `lead-in-tuning` (voice, rate and text as there): one utterance
     # across espeak-ng's short pause at the comma, whose whole fitted a talk word
-    # ("alright"; "well, draw" fitted "great") better than any command: refused. Whisper's own first word is the lead word, so the
-    # command said after it is heard (`talk_then_lead`).
-    from benchmarks.make_corpus import speak, trim, with_noise, write_wav
+    # ("alright"; "well, draw" fitted "great") better than any command: refused.
+    # Whisper's own first word is the lead word, so the command said after it is heard
+    # (`talk_then_lead`).
     from voicespit.speech.language.grammar import TALK_WORDS
 
-    path = tmp_path / "lead.wav"
-    write_wav(path, with_noise(trim(speak(said, voice, rate, tmp_path)), None, 0))
-    item = CorpusItem(path, path.name, meant, "command")
+    item = as_in_the_corpus(said, meant, voice, rate, tmp_path)
     before = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_then_lead=False))
     (refused,) = transcribe(before, item).finals
     assert refused.rejected and refused.text in TALK_WORDS, refused
