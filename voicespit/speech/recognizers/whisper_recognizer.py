@@ -645,24 +645,19 @@ class WhisperRecognizer(EndpointingRecognizer):
         after_lead = False
         alone_gap: float | None = None
         refused_after_lead = False
-        if talk_first:
-            # "Alright" heard first, yet "four right" scored higher: a command stands only
-            # when it is said after the word, not in its place (`talk_first_from`).
-            kept = self._said_after_talk_word(window, encoded, heard, speech_seconds)
-            if kept is None:
-                choice, talk = choose(self._table.talk_only(window), self._table), True
-            else:
-                choice, window, alone_gap = kept.choice, kept.window, kept.alone_gap
-                after_lead = True
-            sentence = choice.sentence
-        if talk and settings.talk_then_lead and not talk_first:  # (asked already)
-            # The talk word fits best, but Whisper's own first word is a lead word
-            # ("Alright", "Well"): the command said after it, when there is one, is what
-            # was meant ("alright, draw" as one utterance; `talk_then_lead`).
+        if talk_first or (talk and settings.talk_then_lead):
+            # A command stands only when it is said after the word: "Alright" heard
+            # first, yet "four right" scored higher (`talk_first_from`); or a talk word
+            # fits best, but Whisper's own first word is a lead word, and the command
+            # said after it is what was meant ("alright, draw" as one utterance;
+            # `talk_then_lead`).
             kept = self._said_after_talk_word(window, encoded, heard, speech_seconds)
             if kept is not None:
                 choice, window, alone_gap = kept.choice, kept.window, kept.alone_gap
-                sentence, talk, after_lead = choice.sentence, False, True
+                talk, after_lead = False, True
+            elif talk_first:
+                choice, talk = choose(self._table.talk_only(window), self._table), True
+            sentence = choice.sentence
         # A talk word is refused, with no second look and no tie to break (those are for
         # a command in doubt).
         accepted = after_lead or (not talk and self._acts_on(choice, window, heard,
