@@ -40,6 +40,7 @@ from benchmarks.make_corpus import (
     write_tables,
     write_wav,
 )
+from voicespit.speech.recording_room import room_around
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 VOICES = SHARED / "real-voices" / "fsdd-dev"
@@ -51,8 +52,6 @@ CHATTER_WORDS = {0: "zero", 1: "one"}
 """The digits that are not a command: real voices saying a word the game must not act on
 ("one" is in "flip one" and "move one to two", never alone)."""
 SNR_DB = 10.0
-ROOM_BELOW_PEAK_DB = 20.0
-"""The least a quiet room lies below the voice's loudest 16 ms (`room_around`)."""
 SPLITS = {"fsdd-tuning": range(5, 50), "fsdd-test": range(5)}
 CHATTER_SPLITS = {"fsdd-chatter-tuning": range(5, 50), "fsdd-chatter-test": range(5)}
 """Real chatter, apart from the command splits so that their figures stay comparable
@@ -85,41 +84,21 @@ def at_rate(samples: npt.NDArray[np.int16], rate: int) -> npt.NDArray[np.int16]:
     return np.asarray(soxr.resample(samples, SAMPLE_RATE, rate, quality="VHQ"), dtype=np.int16)
 
 
-def room_around(clip: npt.NDArray[np.float64], rate: int,
-                seed: int) -> npt.NDArray[np.float64]:
-    """The clip with LEAD_SECONDS before it and TAIL_SECONDS after it of its own background.
+def in_its_own_room(clip: npt.NDArray[np.float64], rate: int,
+                    name: str) -> npt.NDArray[np.float64]:
+    """The clip at 16 kHz with its own room around it (`recording_room.room_around`,
+    seeded by the file's name): the same padding every time the corpus or a test makes
+    it.
 
     FSDD clips are trimmed close to the speech and carry the room they were recorded
     in (jackson's about 25 dB below his voice, yweweler's near digital silence).
     Padding them with digital zeros, as this corpus did, is what no microphone
     delivers: the endpointer learnt its floor on the zeros and then took the clip's
     own background after the word for more speech (jackson's "six" waited up to
-    580 ms). So the padding is stationary noise with the spectrum and level of the
-    clip's quietest tenth of 16 ms frames: what the same microphone heard between
-    words. Some of theo's clips are trimmed inside the word, so that even those
-    frames are speech; the padding stays ROOM_BELOW_PEAK_DB below the loudest frame.
-    """
-    size = round(0.016 * rate)
-    frames = np.lib.stride_tricks.sliding_window_view(clip, size)[::size // 2]
-    power = (frames ** 2).mean(axis=1)
-    quietest = frames[np.argsort(power)[:max(2, len(frames) // 10)]]
-    spectrum = (np.abs(np.fft.rfft(quietest * np.hanning(size), axis=1)) ** 2).mean(axis=0)
-    level = min(float((quietest ** 2).mean()), float(power.max()) / 10 ** (ROOM_BELOW_PEAK_DB / 10))
-    lead, tail = round(LEAD_SECONDS * rate), round(TAIL_SECONDS * rate)
-    length = lead + tail
-    white = np.fft.rfft(np.random.default_rng(seed).standard_normal(length))
-    shape = np.sqrt(np.interp(np.linspace(0, 1, len(white)), np.linspace(0, 1, len(spectrum)),
-                              spectrum))
-    background = np.fft.irfft(white * shape, n=length)
-    background *= np.sqrt(level / (float((background ** 2).mean()) or 1.0))
-    return np.concatenate([background[:lead], clip, background[lead:]])
-
-
-def in_its_own_room(clip: npt.NDArray[np.float64], rate: int,
-                    name: str) -> npt.NDArray[np.float64]:
-    """The clip at 16 kHz with its own room around it (`room_around`, seeded by the
-    file's name): the same padding every time the corpus or a test makes it."""
-    return upsample(room_around(clip, rate, zlib.crc32(name.encode())), rate)
+    580 ms)."""
+    around = room_around(clip, rate, zlib.crc32(name.encode()), lead_seconds=LEAD_SECONDS,
+                         tail_seconds=TAIL_SECONDS)
+    return upsample(around, rate)
 
 
 def mixed(around: npt.NDArray[np.float64], speech: npt.NDArray[np.float64],
