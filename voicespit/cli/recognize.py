@@ -4,7 +4,10 @@
     voicespit recognize --corpus DIR [--json]
 
 Files stream through the recognizer as the live game streams the microphone,
-endpointing included. With --json, one JSON line per file (path, expected,
+endpointing included. A file given by name is heard with its own background around
+it (`voicespit.speech.recording_room`), as a microphone hears the moments before and
+after a command: trimmed close to the speech, a clear "two" was otherwise not heard at
+all. With --json, one JSON line per file (path, expected,
 heard, command, correct, latency_ms) and a last summary line.
 """
 
@@ -49,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.files and args.corpus is None:
         print("voicespit recognize: give WAV files or --corpus DIR", file=sys.stderr)
         return 2
-    items = [CorpusItem(path, str(path)) for path in args.files]
+    # A recording given as it is may be trimmed close to the speech: it is heard in its
+    # own room, as the microphone would have heard it (a corpus file has its room).
+    items = [CorpusItem(path, str(path), in_room=True) for path in args.files]
     if args.corpus is not None:
         items += read_corpus(args.corpus)
     recognizer, choice = make_recognizer(args.recognizer,

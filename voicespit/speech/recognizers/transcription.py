@@ -15,6 +15,7 @@ import math
 import resource
 import statistics
 import time
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,8 @@ from voicespit.speech.language.grammar import phrase_for
 from voicespit.speech.language.parser import InvalidCommandError, command_in, parse
 from voicespit.speech.listening.sources import BLOCK_SECONDS, AudioInputError, read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, Recognizer
+from voicespit.speech.recording_room import room_around
+from voicespit.speech.signal import to_pcm, to_samples
 
 
 class CorpusError(VoiceSpitError):
@@ -40,6 +43,10 @@ class CorpusItem:
     kind: str | None = None
     """"command" or "chatter"; None for a file outside a corpus."""
     speech_end: float | None = None
+    in_room: bool = False
+    """Hear the recording with its own background around it (`recording_room`), as a
+    microphone hears the moments before and after a command: for a recording given as
+    it is, which may be trimmed close to the speech. A corpus file has its room already."""
 
 
 @dataclass
@@ -166,6 +173,8 @@ def transcribe(recognizer: Recognizer, item: CorpusItem,
     except AudioInputError as error:
         result.error = str(error)
         return result
+    if item.in_room:
+        pcm = _in_its_room(pcm, item.name)
     result.audio_seconds = len(pcm) / (2 * SAMPLE_RATE)
     block_bytes = 2 * round(block_seconds * SAMPLE_RATE)
     done = 0.0  # stream time at which the recognizer finished the previous block
@@ -187,6 +196,12 @@ def transcribe(recognizer: Recognizer, item: CorpusItem,
         finals += [(recognition, done) for recognition in recognitions if recognition.is_final]
     _decide(result, finals)
     return result
+
+
+def _in_its_room(pcm: bytes, name: str) -> bytes:
+    """`pcm` with its own room around it (seeded by its name: the same every run)."""
+    around = room_around(to_samples(pcm), SAMPLE_RATE, zlib.crc32(name.encode()))
+    return to_pcm(around)
 
 
 def _decide(result: FileResult, finals: list[tuple[Recognition, float]]) -> None:
