@@ -1,7 +1,9 @@
-"""A player's voice for in-process tests: espeak-ng words streamed to a real recognizer."""
+"""A player's voice for in-process tests: words streamed to a real recognizer, said by
+espeak-ng or, for the ranks real people recorded, by one of them."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 from pathlib import Path
@@ -32,9 +34,13 @@ class Voice:
         self.heard: list[tuple[str, str]] = []
         """(said, recognized) for every utterance; "" when nothing came out."""
 
+    def pcm(self, text: str) -> bytes:
+        """How `text` sounds when this voice says it."""
+        return spoken_pcm(self.folder, text)
+
     def say(self, text: str) -> None:
         silence = bytes(2 * SAMPLE_RATE // 2)
-        stream = silence + spoken_pcm(self.folder, text) + silence * 2
+        stream = silence + self.pcm(text) + silence * 2
         results: list[Recognition] = []
         for offset in range(0, len(stream), BLOCK):
             results += self.recognizer.accept_audio(stream[offset:offset + BLOCK])
@@ -42,3 +48,47 @@ class Voice:
         self.heard.append((text, " ".join(r.text for r in finals if not r.rejected)))
         for result in finals:
             self.commands.on_recognition(result)
+
+
+REAL_RANKS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+              "nine": 9}
+"""The ranks the Free Spoken Digit Dataset has people saying."""
+
+
+class RealVoice(Voice):
+    """A card played by rank and pile ("seven on left") is said as the bare rank by a real
+    person (a Free Spoken Digit Dataset clip, each time the next speaker's next take);
+    every other command by espeak-ng. A bare rank is a play: the card goes where it
+    fits.
+
+    The clip is streamed as the dataset cut it, in the digital silence every command
+    here has around it, as a `--input wav` script delivers it. Not in its own room
+    (`recording_room`): the three speakers' rooms differ, and a room that changes from
+    one command to the next, or digital silence that gives way to a room, is no
+    microphone's; the endpointer took such a room for speech."""
+
+    def __init__(self, folder: Path, commands: VoiceCommands, recognizer: NarrowingRecognizer,
+                 recordings: Path, takes: range) -> None:
+        super().__init__(folder, commands, recognizer)
+        self.recordings = recordings
+        self._clips = itertools.cycle(
+            [(speaker, take) for take in takes for speaker in ("jackson", "theo", "yweweler")])
+        self.real_said = 0
+
+    def spoken_as(self, text: str) -> str:
+        """What the player says for `text`: the bare rank when a real person will say it."""
+        words = text.split()
+        if len(words) == 3 and words[0] in REAL_RANKS and words[1] == "on":
+            return words[0]
+        return text
+
+    def pcm(self, text: str) -> bytes:
+        if text not in REAL_RANKS:
+            return super().pcm(text)
+        speaker, take = next(self._clips)
+        name = f"{REAL_RANKS[text]}_{speaker}_{take}.wav"
+        self.real_said += 1
+        return read_wav(self.recordings / name)[0]
+
+    def say(self, text: str) -> None:
+        super().say(self.spoken_as(text))
