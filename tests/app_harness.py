@@ -79,6 +79,11 @@ class Harness:
         return self.lines()[mark:]
 
 
+ASK_AGAIN_AFTER = 4
+"""Turns after which a player whose "ready" or slap the round is still waiting for says
+it again, as a player does who was not heard (a countdown takes fewer)."""
+
+
 class WordPlayer:
     """Plays seat 0 by saying commands every `delay` seconds of game time.
 
@@ -99,8 +104,9 @@ class WordPlayer:
         self.said: list[str] = []
         self.unheld_said: list[str] = []
         """The plays it chose of ranks it did not hold."""
-        self._readied_round: int | None = None
-        self._slapped_round: int | None = None
+        self._asked: dict[tuple[Phase, int], int] = {}
+        """The turn on which "ready" or a slap was last said, by phase and round."""
+        self._turns = 0
         self._last_choice: str | None = None
         self._repeats = 0
         """How many turns in a row chose the same command as the one before."""
@@ -112,6 +118,7 @@ class WordPlayer:
         game = self.harness.session.game
         if game is None or game.ended:
             return
+        self._turns += 1
         choice = self.choose(game.match.snapshot())
         repeated = choice is not None and choice == self._last_choice
         self._repeats = self._repeats + 1 if repeated else 0
@@ -128,13 +135,20 @@ class WordPlayer:
         jitter = self.rng.uniform(0.7, 1.3)
         self.harness.clock.call_later(self.delay * jitter, self._turn)
 
+    def _due(self, phase: Phase, round_number: int) -> bool:
+        """Whether to say "ready" (or slap) now: not yet said this round, or said
+        `ASK_AGAIN_AFTER` turns ago and the round still waiting for it (not heard)."""
+        said = self._asked.get((phase, round_number))
+        if said is not None and self._turns - said < ASK_AGAIN_AFTER:
+            return False
+        self._asked[(phase, round_number)] = self._turns
+        return True
+
     def choose(self, state: State) -> str | None:
         phase = state.phase
-        if phase is Phase.READY and self._readied_round != state.round:
-            self._readied_round = state.round
+        if phase is Phase.READY and self._due(phase, state.round):
             return "ready"
-        if phase is Phase.ROUND_OVER and self._slapped_round != state.round:
-            self._slapped_round = state.round
+        if phase is Phase.ROUND_OVER and self._due(phase, state.round):
             sizes = [len(pile) for pile in state.piles]
             return f"slap {PILE_NAMES[0 if sizes[0] <= sizes[1] else 1]}"
         if phase is not Phase.PLAY:

@@ -1,0 +1,221 @@
+"""Whole matches played by voice, real people naming the cards, quiet and in real noise.
+
+    python -m benchmarks.voice_matches [--snr 10] [--deals 1] [--games spit speed]
+
+The game's promise to a player who plays by voice is that no card is played that they
+did not say. `tests/test_play_by_voice.py` keeps it in a quiet room; this measures it
+where players are. For each deal, a whole Spit and a whole Speed match are played by
+the test suite's word player (`tests/app_harness.py`: it names the cards that fit,
+ranks it does not hold and cards that fit no pile, and says a command again, in more
+words, when it was not done), through the real Whisper recognizer, the table's prior
+and the session, on a fake clock. Real people say every card from two to nine (the
+Free Spoken Digit Dataset's three speakers, their tuning takes in turn, as the bare
+rank), espeak-ng says the rest (`tests/spoken_voice.py`).
+
+Every utterance is brought to one speaking level, as one player at one microphone, and
+in the noisy rooms a real recording (exercise bike, running tap, white noise) runs on
+under the whole stream, the silences between commands included, `--snr` dB below that
+level (speech power measured over the frames within 30 dB of the loudest). Quiet is
+the same stream with nothing under it.
+
+Columns: commands said; the share heard as said ("seven on the left" is "seven on
+left"); real ranks heard as said, of those said; commands heard as another command
+(refusals are not counted: "Say again?" loses nothing); cards played that were not
+said; utterances that gave no result at all, so that the game said nothing back (a
+refusal is answered "Say again?"); whether the match reached its end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from benchmarks.make_real_corpus import NOISES, read_clip, upsample
+from tests.app_harness import Harness, WordPlayer
+from tests.conftest import REAL_VOICES
+from tests.spoken_voice import REAL_RANKS, RealVoice
+from tests.test_play_by_voice import MATCH_SEEDS, listening_to
+from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
+from voicespit.engine.cards import RANK_NAMES
+from voicespit.engine.events import CardPlayed
+from voicespit.match.events import Stamped
+from voicespit.speech.language.commands import Verb
+from voicespit.speech.language.parser import command_in, parse
+from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
+from voicespit.speech.recognizers.whisper_model import WhisperModel
+from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer
+from voicespit.speech.signal import to_pcm, to_samples
+
+SPEAKING_RMS = 3000.0
+"""The one level every utterance is brought to (16-bit units, over its loud frames)."""
+BLOCK = 2 * SAMPLE_RATE // 10
+GAME_SECONDS = 3000
+"""A match not over after this much game time is reported as not ended."""
+
+
+def speech_power(samples: npt.NDArray[np.float64]) -> float:
+    """Mean power of the 10 ms frames within 30 dB of the loudest (silence around the
+    words left out)."""
+    frames = samples[:len(samples) // 160 * 160].reshape(-1, 160)
+    power = (frames ** 2).mean(axis=1)
+    if not len(power) or power.max() <= 0:
+        return 0.0
+    return float(power[power >= power.max() / 1000].mean())
+
+
+class VoiceInARoom(RealVoice):
+    """`RealVoice` at one speaking level, with `noise` (or nothing) under the stream."""
+
+    def __init__(self, folder: Path, commands: VoiceCommands, recognizer: NarrowingRecognizer,
+                 noise: npt.NDArray[np.float64] | None, snr_db: float) -> None:
+        super().__init__(folder, commands, recognizer, REAL_VOICES, takes=range(5, 50))
+        self.noise = noise
+        self._at = 0
+        self.unanswered = 0
+        """Utterances that gave no result at all: the game said nothing back."""
+        self._noise_gain = 0.0 if noise is None else \
+            SPEAKING_RMS / 10 ** (snr_db / 20) / float(np.sqrt(np.mean(noise ** 2)))
+
+    def say(self, text: str) -> None:
+        text = self.spoken_as(text)
+        said = to_samples(self.pcm(text))
+        power = speech_power(said)
+        if power > 0:
+            said = said * (SPEAKING_RMS / np.sqrt(power))
+        stream = np.concatenate([np.zeros(SAMPLE_RATE // 2), said, np.zeros(SAMPLE_RATE)])
+        if self.noise is not None:
+            if self._at + len(stream) > len(self.noise):
+                self._at = 0
+            stream = stream + self.noise[self._at:self._at + len(stream)] * self._noise_gain
+            self._at += len(stream)
+        pcm = to_pcm(stream)
+        results: list[Recognition] = []
+        for offset in range(0, len(pcm), BLOCK):
+            results += self.recognizer.accept_audio(pcm[offset:offset + BLOCK])
+        finals = [result for result in results if result.is_final]
+        self.unanswered += not finals
+        self.heard.append((text, " ".join(r.text for r in finals if not r.rejected)))
+        for result in finals:
+            self.commands.on_recognition(result)
+
+
+@dataclass
+class MatchResult:
+    room: str
+    game: str
+    deal: int
+    said: int
+    heard_right: int
+    real_said: int
+    real_right: int
+    heard_other: list[tuple[str, str]]
+    unsaid_cards: list[tuple[str, str]]
+    unanswered: int
+    ended: bool
+    seconds: float
+
+
+def play(model: WhisperModel, folder: Path, game: str, deal: int, room: str,
+         noise: npt.NDArray[np.float64] | None, snr_db: float) -> MatchResult:
+    started = time.perf_counter()
+    recognizer = NarrowingRecognizer(WhisperRecognizer(model))
+    harness = Harness(game=game, pace="fast", seed=deal)
+    voice = VoiceInARoom(folder, listening_to(harness, recognizer), recognizer, noise, snr_db)
+    for _ in range(5):  # "new game" until the game starts: it may be refused in noise
+        voice.say("new game")
+        harness.run(0.5)
+        if harness.session.game is not None:
+            break
+    game_on = harness.session.game
+    if game_on is None:
+        raise SystemExit(f"{room}, {game}: no game started ({voice.heard})")
+    played: list[tuple[str, int]] = []
+
+    def on_event(stamped: Stamped) -> None:
+        event = stamped.event
+        if isinstance(event, CardPlayed) and event.player == 0:
+            played.append((voice.heard[-1][0], event.card.rank))
+
+    game_on.match.subscribe(on_event, inline=True)
+    player = WordPlayer(harness, voice.say, delay=2.0, seed=4, mistakes=0.05, unheld=0.15)
+    player.start()
+    for _ in range(GAME_SECONDS):
+        harness.run(1.0)
+        if harness.session.game is not None and harness.session.game.ended:
+            break
+    real = [(said, heard) for said, heard in voice.heard if said in REAL_RANKS]
+    other = [(said, heard) for said, heard in voice.heard
+             if command_in(heard) is not None and command_in(heard) != parse(said)]
+    unsaid = [(said, RANK_NAMES[rank]) for said, rank in played
+              if (command := parse(said)).verb is not Verb.PLAY or command.rank != rank]
+    return MatchResult(room, game, deal, len(voice.heard),
+                       sum(parse(said) == command_in(heard) for said, heard in voice.heard),
+                       len(real), sum(said == heard for said, heard in real), other,
+                       unsaid, voice.unanswered, "Game over:" in harness.text,
+                       time.perf_counter() - started)
+
+
+def rooms(snr_db: float) -> list[tuple[str, npt.NDArray[np.float64] | None]]:
+    """Quiet, and each real noise at 16 kHz."""
+    found: list[tuple[str, npt.NDArray[np.float64] | None]] = [("quiet", None)]
+    for path in sorted(NOISES.glob("*.wav")):
+        samples, rate = read_clip(path)
+        found.append((f"{path.stem.replace('_', ' ')}, {snr_db:g} dB",
+                      upsample(samples, rate) if rate != SAMPLE_RATE else samples))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--snr", type=float, default=10.0, help="the noise under the speech (dB)")
+    parser.add_argument("--deals", type=int, default=1,
+                        help="deals per game: the test suite's, then the next seeds")
+    parser.add_argument("--games", nargs="+", default=["spit", "speed"],
+                        choices=["spit", "speed"])
+    args = parser.parse_args()
+    model = WhisperModel.load()
+    results = []
+    print("| room | game | deal | commands | heard as said | real ranks heard / said "
+          "| heard as another command | cards played not said | no answer at all | ended |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as folder:
+        for room, noise in rooms(args.snr):
+            for game in args.games:
+                for deal in range(MATCH_SEEDS[game], MATCH_SEEDS[game] + args.deals):
+                    result = play(model, Path(folder), game, deal, room, noise, args.snr)
+                    results.append(result)
+                    print(f"| {room} | {game} | {deal} | {result.said} | "
+                          f"{result.heard_right / result.said:.2f} | "
+                          f"{result.real_right} / {result.real_said} | {len(result.heard_other)} | "
+                          f"{len(result.unsaid_cards)} | {result.unanswered} | "
+                          f"{'yes' if result.ended else 'no'} |",
+                          flush=True)
+    for quiet in (True, False):
+        part = [r for r in results if (r.room == "quiet") == quiet]
+        if not part:
+            continue
+        said = sum(r.said for r in part)
+        print(f"{'quiet' if quiet else 'in noise'}: {len(part)} matches, {said} commands, "
+              f"{sum(r.heard_right for r in part) / said:.2f} heard as said; real ranks "
+              f"{sum(r.real_right for r in part)} of {sum(r.real_said for r in part)}; "
+              f"heard as another command {sum(len(r.heard_other) for r in part)}; cards played "
+              f"that were not said {sum(len(r.unsaid_cards) for r in part)} "
+              f"{[card for r in part for card in r.unsaid_cards]}; no answer at all "
+              f"{sum(r.unanswered for r in part)}; "
+              f"ended {sum(r.ended for r in part)} of {len(part)}; "
+              f"{sum(r.seconds for r in part):.0f} s of processing")
+        mistaken = Counter(pair for r in part for pair in r.heard_other)
+        print("  heard as another command (said -> heard, times): "
+              + "; ".join(f"{said} -> {heard} {times}" for (said, heard), times
+                          in mistaken.most_common()))
+
+
+if __name__ == "__main__":
+    main()
