@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import pytest
 
-from benchmarks.make_real_corpus import in_its_own_room, read_clip
+from benchmarks.make_real_corpus import NOISES, in_its_own_room, read_clip, upsample
 from tests.conftest import REAL_VOICES
 from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
+from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
 from voicespit.speech.signal import FRAME, speech_band_energy_db
 
 QUIET, LOUD = 40.0, 70.0
@@ -113,17 +117,17 @@ def energies_in_its_own_room(name: str) -> list[float]:
             for offset in range(0, len(audio) - FRAME + 1, FRAME)]
 
 
-def test_digital_silence_in_a_fluttering_room_does_not_leave_it_deaf() -> None:
-    # A muted microphone, a noise gate, or a noise recording's first samples: a few frames
-    # of nothing drop the floor to nothing. The fluttering room after them is loud by
-    # that floor yet within its own flutter, so it is not speech; it must still teach
-    # the floor and the room again, or no word is ever loud enough to start (the room
-    # benchmark heard nothing for 190 s).
+def test_a_long_digital_silence_in_a_fluttering_room_does_not_leave_it_deaf() -> None:
+    # A muted microphone, or a recording's silence: long enough, it is the room, and the
+    # floor falls to nothing. The fluttering room after it is loud by that floor yet
+    # within its own flutter, so it is not speech; it must still teach the floor and
+    # the room again, or no word is ever loud enough to start (the room benchmark heard
+    # nothing for 190 s).
     settings = EndpointSettings()
     flutter = [44.0, 47.0, 41.0, 45.0, 43.0, 48.0, 40.0, 46.0]
     detector = SpeechDetector(settings)
     feed(detector, flutter * 25)
-    feed(detector, [0.0] * 3)
+    feed(detector, [0.0] * (settings.dropout_frames + 3))
     assert detector.floor_db is not None and detector.floor_db < 5.0
     events = feed(detector, flutter * 25)
     assert FrameEvent.STARTED not in events, "the room is not speech"
@@ -132,3 +136,42 @@ def test_digital_silence_in_a_fluttering_room_does_not_leave_it_deaf() -> None:
     assert FrameEvent.STARTED in events
     # A soft onset is still not the room: fewer frames than that in a row teach nothing.
     assert settings.room_learns_after > 20
+
+
+def test_a_dropout_in_a_fluttering_room_teaches_nothing() -> None:
+    # A few frames of digital silence where a room was heard are a gap in the signal:
+    # the floor stays the room's, and a word right after it starts as it would have.
+    flutter = [44.0, 47.0, 41.0, 45.0, 43.0, 48.0, 40.0, 46.0]
+    detector = SpeechDetector()
+    feed(detector, flutter * 25)
+    floor = detector.floor_db
+    assert FrameEvent.STARTED not in feed(detector, [0.0] * 4 + flutter * 3)
+    assert detector.floor_db == floor
+    assert FrameEvent.STARTED in feed(detector, [66.0] * 10)
+
+
+@pytest.mark.skipif(not REAL_VOICES.is_dir(), reason="the real recordings are not beside the repo")
+@pytest.mark.parametrize("noise_name", ["running_tap.wav", "exercise_bike.wav"])
+@pytest.mark.parametrize("word", ["7_jackson_5.wav", "5_theo_6.wav", "2_yweweler_8.wav"])
+def test_a_real_word_after_a_dropout_in_real_noise_is_heard(noise_name: str, word: str) -> None:
+    # Real noise 10 dB under a real voice, 40 ms of digital silence in it a quarter of a
+    # second before the word (as both recordings begin). Learnt as the room, the
+    # silence lifted the room's flutter above the word, which never started: a command
+    # with no answer at all (benchmarks.voice_matches).
+    noise, _ = read_clip(NOISES / noise_name)
+    noise = noise[640:]  # past the recording's own first 40 ms of silence
+    clip, rate = read_clip(REAL_VOICES / word)
+    speech = upsample(clip, rate)
+    speech *= 3000 / np.sqrt(np.mean(speech ** 2))
+    audio = noise[:4 * 16_000] * (3000 / 10 ** 0.5 / np.sqrt(np.mean(noise ** 2)))
+    audio[2 * 16_000:2 * 16_000 + 640] = 0.0
+    onset = 2 * 16_000 + 4_000
+    audio[onset:onset + len(speech)] += speech
+    energies = [speech_band_energy_db(audio[offset:offset + FRAME])
+                for offset in range(0, len(audio) - FRAME + 1, FRAME)]
+    settings = WhisperSettings().endpoint
+    events = feed(SpeechDetector(settings), energies)
+    starts = [frame for frame, event in enumerate(events) if event is FrameEvent.STARTED]
+    assert len(starts) == 1 and onset // FRAME <= starts[0] < (onset + len(speech)) // FRAME
+    deaf = feed(SpeechDetector(dataclasses.replace(settings, dropout_floor_db=None)), energies)
+    assert FrameEvent.STARTED not in deaf, "the dropout as the room: the word is lost"

@@ -69,6 +69,21 @@ class EndpointSettings:
     the room's typical level (0: only `start_db` above the floor). On the same split,
     the room started an utterance of its own after 3.3 % of quiet files, and 0.3 %
     with this (docs/speech-record.md)."""
+    dropout_floor_db: float | None = 20.0
+    """Digital silence (`DIGITAL_SILENCE_DB`) heard between utterances, for less than
+    `dropout_frames`, where the room's typical level stands at least this high, is a gap in the
+    microphone's signal (a dropout, a glitch of the device), not the room: it teaches
+    neither the floor nor the room. Learnt, 40 ms of it dropped the floor to nothing,
+    and the room's return lifted the room's typical flutter so far that words no
+    longer stood clear of it: in real noise at 10 dB the detector was deaf to the
+    commands of the next seconds, which got no answer at all
+    (`benchmarks.voice_matches`). Below this level the room itself is near digital
+    silence (espeak-ng's files, a silent recording). None: digital silence is always
+    the room."""
+    dropout_frames: int = 30
+    """Digital silence that goes on this long is heard as it came, the frames held back
+    first (a muted microphone, or a recording's silence): the floor and the room then
+    stand where they would have stood had no frame been held."""
     room_learns_after: int = 50
     """Frames loud by the floor but not speech by the room teach neither (a soft onset
     must not raise the bar it has to pass), unless this many come in a row: then they
@@ -78,6 +93,11 @@ class EndpointSettings:
     floor and below the bar, and nothing taught either again: the room benchmark's
     game-silent run heard no command for 190 s (45 of 88 right; 79 through the
     cancellers, whose output never went digitally silent)."""
+
+
+DIGITAL_SILENCE_DB = 1.0
+"""A frame's speech-band energy below this is digital silence: every sample zero or
+nearly (10 log10 of its power plus one; a real microphone's own hiss stands higher)."""
 
 
 class FrameEvent(enum.Enum):
@@ -114,6 +134,8 @@ class SpeechDetector:
         """Their typical distance from that level."""
         self._unheard_run = 0
         """Frames in a row loud by the floor but not speech (`room_learns_after`)."""
+        self._gap: list[float] = []
+        """The frames of digital silence held back as a dropout (`dropout_floor_db`)."""
 
     def reset(self) -> None:
         """Forget the utterance in progress; the noise floor is kept (it is the room's)."""
@@ -165,6 +187,17 @@ class SpeechDetector:
 
     def push(self, frame_energy_db: float) -> FrameEvent:
         """The meaning of the next frame, given its energy in dB."""
+        if not self.in_speech and self._is_a_gap(frame_energy_db):
+            self._gap.append(frame_energy_db)
+            if len(self._gap) < self.settings.dropout_frames:
+                return FrameEvent.QUIET
+            held, self._gap = self._gap, []
+            return [self._heard(energy) for energy in held][-1]
+        self._gap = []  # a dropout: over, and forgotten
+        return self._heard(frame_energy_db)
+
+    def _heard(self, frame_energy_db: float) -> FrameEvent:
+        """`push` for a frame that is not held back as a dropout."""
         settings = self.settings
         # The median of three frames: one frame's flutter or click is not speech.
         self._recent = [*self._recent[-2:], frame_energy_db]
@@ -212,6 +245,12 @@ class SpeechDetector:
         if self._quiet_run in (self.pause_after, self.settle_after):
             return FrameEvent.PAUSED
         return FrameEvent.SPEAKING
+
+    def _is_a_gap(self, frame_energy_db: float) -> bool:
+        """Digital silence where a room has been heard (`dropout_floor_db`)."""
+        above = self.settings.dropout_floor_db
+        return above is not None and frame_energy_db < DIGITAL_SILENCE_DB \
+            and self._room_db is not None and self._room_db >= above
 
     def _learn_room(self, energy_db: float) -> None:
         """A frame of the room: the floor follows it (down at once, up slowly), and so
