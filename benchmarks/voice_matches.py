@@ -15,8 +15,12 @@ rank), espeak-ng says the rest (`tests/spoken_voice.py`).
 Every utterance is brought to one speaking level, as one player at one microphone, and
 in the noisy rooms a real recording (exercise bike, running tap, white noise) runs on
 under the whole stream, the silences between commands included, `--snr` dB below that
-level (speech power measured over the frames within 30 dB of the loudest). Quiet is
-the same stream with nothing under it.
+level (speech power measured over the frames within 30 dB of the loudest). Between
+two commands the microphone hears the room for the game time that passed (up to 3 s),
+so that what waits for quiet is answered there. Quiet is the same stream with nothing
+under it. The stream starts where the noise recording's sound does; the bike's and the
+tap's recordings begin with 40 ms of digital silence, which each loop of them brings
+back about once a minute, as a microphone's dropout would.
 
 Columns: commands said; the share heard as said ("seven on the left" is "seven on
 left"); real ranks heard as said, of those said; commands heard as another command
@@ -28,6 +32,7 @@ refusal is answered "Say again?"); whether the match reached its end.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import tempfile
 import time
 from collections import Counter
@@ -43,6 +48,7 @@ from tests.conftest import REAL_VOICES
 from tests.spoken_voice import REAL_RANKS, RealVoice
 from tests.test_play_by_voice import MATCH_SEEDS, listening_to
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
+from voicespit.clock import FakeClock
 from voicespit.engine.cards import RANK_NAMES
 from voicespit.engine.events import CardPlayed
 from voicespit.match.events import Stamped
@@ -50,12 +56,14 @@ from voicespit.speech.language.commands import Verb
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 from voicespit.speech.recognizers.whisper_model import WhisperModel
-from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer
+from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, WhisperSettings
 from voicespit.speech.signal import to_pcm, to_samples
 
 SPEAKING_RMS = 3000.0
 """The one level every utterance is brought to (16-bit units, over its loud frames)."""
 BLOCK = 2 * SAMPLE_RATE // 10
+QUIET_BETWEEN_MOST = 3.0
+"""The most room streamed between two commands (seconds): enough for what waits for quiet."""
 GAME_SECONDS = 3000
 """A match not over after this much game time is reported as not ended."""
 
@@ -74,34 +82,60 @@ class VoiceInARoom(RealVoice):
     """`RealVoice` at one speaking level, with `noise` (or nothing) under the stream."""
 
     def __init__(self, folder: Path, commands: VoiceCommands, recognizer: NarrowingRecognizer,
-                 noise: npt.NDArray[np.float64] | None, snr_db: float) -> None:
+                 noise: npt.NDArray[np.float64] | None, snr_db: float,
+                 clock: FakeClock) -> None:
         super().__init__(folder, commands, recognizer, REAL_VOICES, takes=range(5, 50))
         self.noise = noise
-        self._at = 0
-        self.unanswered = 0
-        """Utterances that gave no result at all: the game said nothing back."""
+        self.clock = clock
+        self._at = 0 if noise is None or not noise.any() else int(np.flatnonzero(noise)[0])
+        self._last_said: float | None = None
+        """The game time the last utterance's stream ended at."""
+        self._answered: list[bool] = []
+        """Per utterance, whether any result came of it (in its stream or the quiet after)."""
         self._noise_gain = 0.0 if noise is None else \
             SPEAKING_RMS / 10 ** (snr_db / 20) / float(np.sqrt(np.mean(noise ** 2)))
 
+    @property
+    def unanswered(self) -> int:
+        """Utterances that gave no result at all: the game said nothing back."""
+        return self._answered.count(False)
+
     def say(self, text: str) -> None:
+        # The room between the last command and this one, as the microphone heard it
+        # (the game's time since, at most QUIET_BETWEEN_MOST): a result that waits for
+        # quiet ("alright" is answered after a second of it) comes out here.
+        now = self.clock.now()
+        between = 0.5 if self._last_said is None else \
+            min(max(now - self._last_said, 0.5), QUIET_BETWEEN_MOST)
+        finals = self._stream(np.zeros(round(between * SAMPLE_RATE)))
+        if finals and self._answered:
+            self._answered[-1] = True
+        self._deliver(finals)
         text = self.spoken_as(text)
         said = to_samples(self.pcm(text))
         power = speech_power(said)
         if power > 0:
             said = said * (SPEAKING_RMS / np.sqrt(power))
-        stream = np.concatenate([np.zeros(SAMPLE_RATE // 2), said, np.zeros(SAMPLE_RATE)])
+        finals = self._stream(np.concatenate([said, np.zeros(SAMPLE_RATE)]))
+        self._answered.append(bool(finals))
+        self.heard.append((text, " ".join(r.text for r in finals if not r.rejected)))
+        self._deliver(finals)
+        self._last_said = now
+
+    def _stream(self, audio: npt.NDArray[np.float64]) -> list[Recognition]:
+        """`audio` with the room's noise under it, through the recognizer: its finals."""
         if self.noise is not None:
-            if self._at + len(stream) > len(self.noise):
+            if self._at + len(audio) > len(self.noise):
                 self._at = 0
-            stream = stream + self.noise[self._at:self._at + len(stream)] * self._noise_gain
-            self._at += len(stream)
-        pcm = to_pcm(stream)
+            audio = audio + self.noise[self._at:self._at + len(audio)] * self._noise_gain
+            self._at += len(audio)
+        pcm = to_pcm(audio)
         results: list[Recognition] = []
         for offset in range(0, len(pcm), BLOCK):
             results += self.recognizer.accept_audio(pcm[offset:offset + BLOCK])
-        finals = [result for result in results if result.is_final]
-        self.unanswered += not finals
-        self.heard.append((text, " ".join(r.text for r in finals if not r.rejected)))
+        return [result for result in results if result.is_final]
+
+    def _deliver(self, finals: list[Recognition]) -> None:
         for result in finals:
             self.commands.on_recognition(result)
 
@@ -123,11 +157,13 @@ class MatchResult:
 
 
 def play(model: WhisperModel, folder: Path, game: str, deal: int, room: str,
-         noise: npt.NDArray[np.float64] | None, snr_db: float) -> MatchResult:
+         noise: npt.NDArray[np.float64] | None, snr_db: float,
+         settings: WhisperSettings) -> MatchResult:
     started = time.perf_counter()
-    recognizer = NarrowingRecognizer(WhisperRecognizer(model))
+    recognizer = NarrowingRecognizer(WhisperRecognizer(model, settings=settings))
     harness = Harness(game=game, pace="fast", seed=deal)
-    voice = VoiceInARoom(folder, listening_to(harness, recognizer), recognizer, noise, snr_db)
+    voice = VoiceInARoom(folder, listening_to(harness, recognizer), recognizer, noise, snr_db,
+                         harness.clock)
     for _ in range(5):  # "new game" until the game starts: it may be refused in noise
         voice.say("new game")
         harness.run(0.5)
@@ -179,8 +215,14 @@ def main() -> None:
                         help="deals per game: the test suite's, then the next seeds")
     parser.add_argument("--games", nargs="+", default=["spit", "speed"],
                         choices=["spit", "speed"])
+    parser.add_argument("--dropouts-as-room", action="store_true",
+                        help="the endpointer as before round 45: digital silence is the room")
     args = parser.parse_args()
     model = WhisperModel.load()
+    settings = WhisperSettings()
+    if args.dropouts_as_room:
+        settings = dataclasses.replace(settings, endpoint=dataclasses.replace(
+            settings.endpoint, dropout_floor_db=None))
     results = []
     print("| room | game | deal | commands | heard as said | real ranks heard / said "
           "| heard as another command | cards played not said | no answer at all | ended |")
@@ -189,7 +231,8 @@ def main() -> None:
         for room, noise in rooms(args.snr):
             for game in args.games:
                 for deal in range(MATCH_SEEDS[game], MATCH_SEEDS[game] + args.deals):
-                    result = play(model, Path(folder), game, deal, room, noise, args.snr)
+                    result = play(model, Path(folder), game, deal, room, noise, args.snr,
+                                  settings)
                     results.append(result)
                     print(f"| {room} | {game} | {deal} | {result.said} | "
                           f"{result.heard_right / result.said:.2f} | "
