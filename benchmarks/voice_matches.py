@@ -43,15 +43,13 @@ import numpy as np
 import numpy.typing as npt
 
 from benchmarks.make_real_corpus import NOISES, read_clip, upsample
-from tests.app_harness import Harness, WordPlayer
+from tests.app_harness import Harness
 from tests.conftest import REAL_VOICES
-from tests.spoken_voice import REAL_RANKS, RealVoice
+from tests.spoken_voice import REAL_RANKS, RealVoice, play_on_by_voice
 from tests.test_play_by_voice import MATCH_SEEDS, listening_to
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
 from voicespit.clock import FakeClock
 from voicespit.engine.cards import RANK_NAMES
-from voicespit.engine.events import CardPlayed
-from voicespit.match.events import Stamped
 from voicespit.speech.language.commands import Verb
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
@@ -169,23 +167,9 @@ def play(model: WhisperModel, folder: Path, game: str, deal: int, room: str,
         harness.run(0.5)
         if harness.session.game is not None:
             break
-    game_on = harness.session.game
-    if game_on is None:
+    if harness.session.game is None:
         raise SystemExit(f"{room}, {game}: no game started ({voice.heard})")
-    played: list[tuple[str, int]] = []
-
-    def on_event(stamped: Stamped) -> None:
-        event = stamped.event
-        if isinstance(event, CardPlayed) and event.player == 0:
-            played.append((voice.heard[-1][0], event.card.rank))
-
-    game_on.match.subscribe(on_event, inline=True)
-    player = WordPlayer(harness, voice.say, delay=2.0, seed=4, mistakes=0.05, unheld=0.15)
-    player.start()
-    for _ in range(GAME_SECONDS):
-        harness.run(1.0)
-        if harness.session.game is not None and harness.session.game.ended:
-            break
+    played, _ = play_on_by_voice(harness, voice, GAME_SECONDS)
     real = [(said, heard) for said, heard in voice.heard if said in REAL_RANKS]
     other = [(said, heard) for said, heard in voice.heard
              if command_in(heard) is not None and command_in(heard) != parse(said)]

@@ -8,7 +8,10 @@ import re
 import subprocess
 from pathlib import Path
 
+from tests.app_harness import Harness, WordPlayer
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
+from voicespit.engine.events import CardPlayed
+from voicespit.match.events import Stamped
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 
@@ -92,3 +95,27 @@ class RealVoice(Voice):
 
     def say(self, text: str) -> None:
         super().say(self.spoken_as(text))
+
+
+def play_on_by_voice(harness: Harness, voice: Voice,
+                     game_seconds: int) -> tuple[list[tuple[str, int]], WordPlayer]:
+    """The match under way, played on by the word player through `voice` until it ends
+    (or `game_seconds` pass): each card the player played, with the last thing said
+    before it (said, rank), and the player (what it chose to say)."""
+    game_on = harness.session.game
+    assert game_on is not None, "a game must be under way"
+    played: list[tuple[str, int]] = []
+
+    def on_event(stamped: Stamped) -> None:
+        event = stamped.event
+        if isinstance(event, CardPlayed) and event.player == 0:
+            played.append((voice.heard[-1][0], event.card.rank))
+
+    game_on.match.subscribe(on_event, inline=True)
+    player = WordPlayer(harness, voice.say, delay=2.0, seed=4, mistakes=0.05, unheld=0.15)
+    player.start()
+    for _ in range(game_seconds):
+        harness.run(1.0)
+        if harness.session.game is not None and harness.session.game.ended:
+            break
+    return played, player

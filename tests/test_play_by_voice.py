@@ -16,13 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_harness import Harness, WordPlayer
+from tests.app_harness import Harness
 from tests.conftest import REAL_VOICES
-from tests.spoken_voice import REAL_RANKS, RealVoice, Voice
+from tests.spoken_voice import REAL_RANKS, RealVoice, Voice, play_on_by_voice
 from voicespit.app.voice import NarrowingRecognizer, VoiceCommands
 from voicespit.engine.cards import RANK_NAMES
-from voicespit.engine.events import CardPlayed
-from voicespit.match.events import Stamped
 from voicespit.speech.language.commands import Verb
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizers.whisper_model import WhisperModel
@@ -109,22 +107,8 @@ def play_a_whole_match(harness: Harness, voice: Voice, recognizer: NarrowingReco
     the player played, with the last thing said before it: (said, rank)."""
     voice.say("new game")
     harness.run(0.5)
-    game_on = harness.session.game
-    assert game_on is not None, (voice.heard, harness.text[-500:])
-    played: list[tuple[str, int]] = []
-
-    def on_event(stamped: Stamped) -> None:
-        event = stamped.event
-        if isinstance(event, CardPlayed) and event.player == 0:
-            played.append((voice.heard[-1][0], event.card.rank))
-
-    game_on.match.subscribe(on_event, inline=True)
-    player = WordPlayer(harness, voice.say, delay=2.0, seed=4, mistakes=0.05, unheld=0.15)
-    player.start()
-    for _ in range(10_000):
-        harness.run(1.0)
-        if harness.session.game is not None and harness.session.game.ended:
-            break
+    assert harness.session.game is not None, (voice.heard, harness.text[-500:])
+    played, player = play_on_by_voice(harness, voice, 10_000)
     assert "Game over:" in harness.text, harness.text[-2000:]
     assert harness.profile.games == 1
     print(f"{game} by {recognizer.name}: {right_share(voice):.2f} of {len(voice.heard)} "
