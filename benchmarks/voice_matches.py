@@ -206,7 +206,7 @@ def main() -> None:
     settings = WhisperSettings()
     if args.dropouts_as_room:
         settings = dataclasses.replace(settings, endpoint=dataclasses.replace(
-            settings.endpoint, dropout_floor_db=None))
+            settings.endpoint, dropout_room_db=None))
     results = []
     print("| room | game | deal | commands | heard as said | real ranks heard / said "
           "| heard as another command | cards played not said | no answer at all | ended |")

@@ -173,5 +173,5 @@ def test_a_real_word_after_a_dropout_in_real_noise_is_heard(noise_name: str, wor
     events = feed(SpeechDetector(settings), energies)
     starts = [frame for frame, event in enumerate(events) if event is FrameEvent.STARTED]
     assert len(starts) == 1 and onset // FRAME <= starts[0] < (onset + len(speech)) // FRAME
-    deaf = feed(SpeechDetector(dataclasses.replace(settings, dropout_floor_db=None)), energies)
+    deaf = feed(SpeechDetector(dataclasses.replace(settings, dropout_room_db=None)), energies)
     assert FrameEvent.STARTED not in deaf, "the dropout as the room: the word is lost"

@@ -69,17 +69,17 @@ class EndpointSettings:
     the room's typical level (0: only `start_db` above the floor). On the same split,
     the room started an utterance of its own after 3.3 % of quiet files, and 0.3 %
     with this (docs/speech-record.md)."""
-    dropout_floor_db: float | None = 20.0
-    """Digital silence (`DIGITAL_SILENCE_DB`) heard between utterances, for less than
-    `dropout_frames`, where the room's typical level stands at least this high, is a gap in the
-    microphone's signal (a dropout, a glitch of the device), not the room: it teaches
-    neither the floor nor the room. Learnt, 40 ms of it dropped the floor to nothing,
-    and the room's return lifted the room's typical flutter so far that words no
+    dropout_room_db: float | None = 20.0
+    """Digital silence (`DIGITAL_SILENCE_DB`) heard between utterances for less than
+    `dropout_frames`, where the room's typical level stands at least this high, is a
+    gap in the microphone's signal (a dropout, a glitch of the device), not the room:
+    it teaches neither the floor nor the room. Learnt, 40 ms of it dropped the floor to
+    nothing, and the room's return lifted its typical flutter so far that words no
     longer stood clear of it: in real noise at 10 dB the detector was deaf to the
     commands of the next seconds, which got no answer at all
-    (`benchmarks.voice_matches`). Below this level the room itself is near digital
-    silence (espeak-ng's files, a silent recording). None: digital silence is always
-    the room."""
+    (`benchmarks.voice_matches`, round 45). Below this level the room itself is near
+    digital silence (espeak-ng's files, a silent recording). None: digital silence is
+    always the room, as before round 45."""
     dropout_frames: int = 30
     """Digital silence that goes on this long is heard as it came, the frames held back
     first (a muted microphone, or a recording's silence): the floor and the room then
@@ -135,7 +135,7 @@ class SpeechDetector:
         self._unheard_run = 0
         """Frames in a row loud by the floor but not speech (`room_learns_after`)."""
         self._gap: list[float] = []
-        """The frames of digital silence held back as a dropout (`dropout_floor_db`)."""
+        """The frames of digital silence held back as a dropout (`dropout_room_db`)."""
 
     def reset(self) -> None:
         """Forget the utterance in progress; the noise floor is kept (it is the room's)."""
@@ -247,8 +247,8 @@ class SpeechDetector:
         return FrameEvent.SPEAKING
 
     def _is_a_gap(self, frame_energy_db: float) -> bool:
-        """Digital silence where a room has been heard (`dropout_floor_db`)."""
-        above = self.settings.dropout_floor_db
+        """Digital silence where a room has been heard (`dropout_room_db`)."""
+        above = self.settings.dropout_room_db
         return above is not None and frame_energy_db < DIGITAL_SILENCE_DB \
             and self._room_db is not None and self._room_db >= above
 
