@@ -59,7 +59,6 @@ from voicespit.speech.signal import to_pcm, to_samples
 
 SPEAKING_RMS = 3000.0
 """The one level every utterance is brought to (16-bit units, over its loud frames)."""
-BLOCK = 2 * SAMPLE_RATE // 10
 QUIET_BETWEEN_MOST = 3.0
 """The most room streamed between two commands (seconds): enough for what waits for quiet."""
 GAME_SECONDS = 3000
@@ -108,7 +107,7 @@ class VoiceInARoom(RealVoice):
         finals = self._stream(np.zeros(round(between * SAMPLE_RATE)))
         if finals and self._answered:
             self._answered[-1] = True
-        self._deliver(finals)
+        self.deliver(finals)
         text = self.spoken_as(text)
         said = to_samples(self.pcm(text))
         power = speech_power(said)
@@ -116,8 +115,7 @@ class VoiceInARoom(RealVoice):
             said = said * (SPEAKING_RMS / np.sqrt(power))
         finals = self._stream(np.concatenate([said, np.zeros(SAMPLE_RATE)]))
         self._answered.append(bool(finals))
-        self.heard.append((text, " ".join(r.text for r in finals if not r.rejected)))
-        self._deliver(finals)
+        self.answer(text, finals)
         self._last_said = now
 
     def _stream(self, audio: npt.NDArray[np.float64]) -> list[Recognition]:
@@ -127,15 +125,7 @@ class VoiceInARoom(RealVoice):
                 self._at = 0
             audio = audio + self.noise[self._at:self._at + len(audio)] * self._noise_gain
             self._at += len(audio)
-        pcm = to_pcm(audio)
-        results: list[Recognition] = []
-        for offset in range(0, len(pcm), BLOCK):
-            results += self.recognizer.accept_audio(pcm[offset:offset + BLOCK])
-        return [result for result in results if result.is_final]
-
-    def _deliver(self, finals: list[Recognition]) -> None:
-        for result in finals:
-            self.commands.on_recognition(result)
+        return self.finals_of(to_pcm(audio))
 
 
 @dataclass

@@ -43,12 +43,21 @@ class Voice:
 
     def say(self, text: str) -> None:
         silence = bytes(2 * SAMPLE_RATE // 2)
-        stream = silence + self.pcm(text) + silence * 2
+        self.answer(text, self.finals_of(silence + self.pcm(text) + silence * 2))
+
+    def finals_of(self, stream: bytes) -> list[Recognition]:
+        """`stream` through the recognizer in microphone-sized blocks: its final results."""
         results: list[Recognition] = []
         for offset in range(0, len(stream), BLOCK):
             results += self.recognizer.accept_audio(stream[offset:offset + BLOCK])
-        finals = [result for result in results if result.is_final]
+        return [result for result in results if result.is_final]
+
+    def answer(self, text: str, finals: list[Recognition]) -> None:
+        """Note what `text` was heard as, and hand its results to the session."""
         self.heard.append((text, " ".join(r.text for r in finals if not r.rejected)))
+        self.deliver(finals)
+
+    def deliver(self, finals: list[Recognition]) -> None:
         for result in finals:
             self.commands.on_recognition(result)
 
