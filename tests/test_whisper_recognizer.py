@@ -24,7 +24,7 @@ from tests.conftest import REAL_VOICES
 from tests.positions import spit_position
 from voicespit.speech.language.commands import Command, Verb
 from voicespit.speech.language.context import context_for, prior_for
-from voicespit.speech.language.grammar import sentences
+from voicespit.speech.language.grammar import TALK_WORDS, sentences
 from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.listening.sources import read_wav
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition, RecognizerError
@@ -700,8 +700,6 @@ def test_a_play_heard_in_a_lead_word_is_refused_when_nothing_after_it_fits(
 
 
 def test_talk_words_are_no_command_and_no_sentence_of_the_grammar() -> None:
-    from voicespit.speech.language.grammar import TALK_WORDS
-
     assert TALK_WORDS and all(command_in(word) is None for word in TALK_WORDS)
     assert not set(TALK_WORDS) & set(sentences())
 
@@ -732,8 +730,6 @@ def test_alright_whispers_own_first_word_is_no_four_on_the_right_in_noise(
     finals = transcribe(recognizer, item).finals
     assert [(final.text, final.rejected) for final in finals] == [(meant, False)], finals
     at_once = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_quiet_seconds=None))
-    from voicespit.speech.language.grammar import TALK_WORDS
-
     first, then = transcribe(at_once, item).finals
     assert first.rejected and first.text in TALK_WORDS and command_in(then.text) == parse(meant)
 
@@ -768,8 +764,6 @@ def test_a_command_after_a_lead_word_is_heard_where_a_talk_word_fits_best(
     # ("alright"; "well, draw" fitted "great") better than any command: refused.
     # Whisper's own first word is the lead word, so the command said after it is heard
     # (`talk_then_lead`).
-    from voicespit.speech.language.grammar import TALK_WORDS
-
     item = as_in_the_corpus(said, meant, voice, rate, tmp_path)
     before = WhisperRecognizer(whisper_model, settings=WhisperSettings(talk_then_lead=False))
     (refused,) = transcribe(before, item).finals
@@ -781,8 +775,6 @@ def test_a_command_after_a_lead_word_is_heard_where_a_talk_word_fits_best(
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng speaks the words")
 def test_a_talk_word_before_a_command_gets_no_say_again_and_alone_gets_one_after_a_pause(
         whisper_model: WhisperModel, recognizer: WhisperRecognizer, tmp_path: Path) -> None:
-    from voicespit.speech.language.grammar import TALK_WORDS
-
     alright = spoken("alright", tmp_path)
     command = spoken("seven on left", tmp_path)
     pause = bytes(2 * round(0.3 * SAMPLE_RATE))
