@@ -301,7 +301,8 @@ def said_over_the_game_with_the_canceller(whisper_model: WhisperModel, recording
     if answer_after is not None:
         frames = round(answer_after * 100)
         settings = dataclasses.replace(settings, endpoint=dataclasses.replace(
-            settings.endpoint, pause_frames=frames, settle_frames=frames, end_frames=frames))
+            settings.endpoint, pause_frames=frames, settle_frames=frames, end_frames=frames,
+            room_window_frames=frames))
     voice = VoiceInput(room, WhisperRecognizer(whisper_model, settings=settings), gate,
                        harness.session, harness.clock,
                        echo=EchoStage(open_canceller(), reference,

@@ -15,6 +15,7 @@ minimum, so digital silence or a faint hiss is never speech.
 
 from __future__ import annotations
 
+import collections
 import math
 from dataclasses import dataclass
 
@@ -44,6 +45,15 @@ class ActivitySettings:
     """How fast the floor climbs while the room is loud (a louder fan is learnt in seconds)."""
     floor_follow: float = 0.05
     """Fraction of the gap the floor closes per quiet frame, toward the level of that frame."""
+    room_window_frames: int = 100
+    """A run of loud frames whose last this many are flat (none stands `margin_db` above
+    their tenth percentile) is the room, not a voice: the floor becomes that percentile
+    at once, and if the run was all the speech heard, none was. Digital silence drops
+    the floor to nothing (a microphone that opens, or is unmuted, with zeros), and
+    climbing back at `floor_rise_db_per_second` took half a minute in real noise at
+    10 dB under a voice, all of it "speech": under the echo guard every sentence the
+    game said was answered "I was talking: say it again", with nobody talking (round
+    46). One second, as the recognizer's endpointer (`EndpointSettings.room_window_frames`)."""
 
 
 class VoiceActivity:
@@ -60,6 +70,11 @@ class VoiceActivity:
         self._pending = b""
         self._frames = 0
         self._loud_run = 0
+        self._loud_levels: collections.deque[float] = collections.deque(
+            maxlen=self.settings.room_window_frames)
+        """The levels of the current run of loud frames, the last `room_window_frames`."""
+        self._speech_began_in_run = False
+        """The utterance's speech began in the current run of loud frames."""
         self._in_speech = False
         self.speech_started_at: float | None = None
         """Stream time at which the current utterance's speech began (None: none yet)."""
@@ -95,6 +110,8 @@ class VoiceActivity:
         self.speech_started_at = None
         self.last_speech_at = None
         self._loud_run = 0
+        self._loud_levels.clear()
+        self._speech_began_in_run = False
         self._in_speech = False
 
     def feed(self, pcm: bytes) -> None:
@@ -124,11 +141,31 @@ class VoiceActivity:
 
         if is_loud:
             self._loud_run += 1
+            self._loud_levels.append(level_db)
             if self._loud_run >= settings.onset_frames:
                 if not self._in_speech and self.speech_started_at is None:
                     self.speech_started_at = self.now - self._loud_run * FRAME_SECONDS
+                    self._speech_began_in_run = True
                 self._in_speech = True
                 self.last_speech_at = self.now
+            if len(self._loud_levels) >= settings.room_window_frames:
+                self._room_in_the_run()
         else:
             self._loud_run = 0
+            self._loud_levels.clear()
+            self._speech_began_in_run = False
             self._in_speech = False
+
+    def _room_in_the_run(self) -> None:
+        """The current loud run's last `room_window_frames`, if flat, are the room."""
+        window = sorted(self._loud_levels)
+        quiet_part = window[len(window) // 10]
+        if window[len(window) * 9 // 10] >= quiet_part + self.settings.margin_db:
+            return
+        self._floor_db = quiet_part
+        if self._speech_began_in_run:
+            self.speech_started_at = self.last_speech_at = None  # the room was all of it
+        self._loud_run = 0
+        self._loud_levels.clear()
+        self._speech_began_in_run = False
+        self._in_speech = False

@@ -161,6 +161,12 @@ class EndpointingRecognizer:
             self._above_floor_db = self._detector.peak_above_floor_db or 0.0
             self._started()
             return None
+        if event is FrameEvent.ROOM:
+            # The room, taken for a voice: nothing was said, so nothing is answered.
+            self._audio.drop()
+            self._audio.quiet(frame)
+            self._forget()
+            return None
         self._audio.add(frame)
         if self._detector.quiet_frames == 0 and event is not FrameEvent.ENDED:
             # Kept here: the detector forgets its peak when it ends the utterance.
