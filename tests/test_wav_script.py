@@ -16,11 +16,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from tests.wav_scripts import write_script
+from voicespit.app.wav_script import script_audio
 from voicespit.speech.language.grammar import phrase_for
 from voicespit.speech.language.parser import command_in
+from voicespit.speech.listening.sources import read_wav
+from voicespit.speech.recognizer import SAMPLE_RATE
+from voicespit.speech.signal import to_samples
 
 ROOT = Path(__file__).resolve().parent.parent
 VOICES = ROOT.parent / "shared" / "data" / "real-voices" / "fsdd-dev"
@@ -88,3 +94,42 @@ def test_every_command_that_cannot_be_done_is_answered_with_what_was_heard(
             named += 1
     assert named >= 5, "most of the commands that cannot be done were heard and named"
     assert done.stdout.splitlines()[-1] == "Goodbye."
+
+
+def test_a_script_plays_each_recording_at_its_time_in_its_own_room(tmp_path: Path) -> None:
+    # A real recording, trimmed close to its word as FSDD's are, is heard in its own
+    # background, continued before it and after it; espeak-ng's, made in digital
+    # silence, in digital silence, and the bytes of every recording are left as they are.
+    script = write_script(tmp_path, [(1.0, "ready"), (4.0, "5_jackson_7.wav"), (8.0, "flip")],
+                          VOICES)
+    audio = to_samples(script_audio(script))
+    real = to_samples(read_wav(tmp_path / "5_jackson_7.wav")[0])
+    ready = to_samples(read_wav(tmp_path / "ready.wav")[0])
+    flip = to_samples(read_wav(tmp_path / "flip.wav")[0])
+    second = SAMPLE_RATE
+    assert np.array_equal(audio[4 * second:4 * second + len(real)], real)
+    assert np.array_equal(audio[second:second + len(ready)], ready)
+    assert np.array_equal(audio[8 * second:8 * second + len(flip)], flip)
+    assert len(audio) == 8 * second + len(flip) + 2 * second
+    assert not audio[:second].any(), "espeak-ng's room is digital silence"
+
+    def level_db(samples: npt.NDArray[np.float64]) -> float:
+        return float(10 * np.log10(np.mean(samples ** 2)))
+
+    quietest = sorted(level_db(real[start:start + 128]) for start in range(0, len(real) - 128, 64))
+    room = quietest[len(quietest) // 20]
+    before = audio[4 * second - second // 2:4 * second]
+    after = audio[4 * second + len(real):4 * second + len(real) + second]
+    for around in (before, after):
+        assert abs(level_db(around) - room) < 6, "the gap is the recording's own room"
+    # After the room's 1.2 s, the next recording's own room (digital silence) to its time.
+    assert not audio[4 * second + len(real) + 13 * second // 10:8 * second].any()
+
+
+def test_a_recording_given_a_time_while_another_plays_follows_it(tmp_path: Path) -> None:
+    script = write_script(tmp_path, [(1.0, "seven on left"), (1.2, "flip")], VOICES)
+    audio = to_samples(script_audio(script))
+    first = to_samples(read_wav(tmp_path / "seven-on-left.wav")[0])
+    flip = to_samples(read_wav(tmp_path / "flip.wav")[0])
+    start = SAMPLE_RATE + len(first)
+    assert np.array_equal(audio[start:start + len(flip)], flip)
