@@ -15,8 +15,9 @@ the whole grammar, in four ways:
 - muted: zeros from 2.6 s to 4.6 s, between the first word and the second;
 - unmuted speaking: zeros from 3 s to 5 s, the second word said as the sound returns.
 
-Each runs with the endpointer as it is and with its room window off (as before round
-46), in the same run. Columns: words said; heard as said; refused (the game says "Say
+Each runs with the endpointer as it is, with a long digital silence learnt as the room
+again (`dropout_frames` 30, round 46's room window alone), and as before round 46
+(neither), in the same run. Columns: words said; heard as said; refused (the game says "Say
 again?"); heard as another command; no answer of their own (no result overlaps them,
 or the one that does overlaps an earlier word too: they were swallowed with it); answers
 to nobody (a result where no word was said: a "Say again?" or a command out of the room);
@@ -26,13 +27,15 @@ the median time from a word's end to its answer.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import statistics
 from dataclasses import dataclass, field
 
 from benchmarks.make_real_corpus import read_clip
 from tests.conftest import REAL_VOICES
-from tests.real_room import as_pcm, room_with_words, whisper_finals
+from tests.real_room import ENDPOINT_BEFORE_ROUND_46, as_pcm, room_with_words, whisper_finals
+from voicespit.speech.listening.endpoint import EndpointSettings
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
@@ -112,22 +115,28 @@ def main() -> None:
     parser.add_argument("--snr", type=float, nargs="+", default=[10.0, 20.0])
     args = parser.parse_args()
     model = WhisperModel.load()
-    window = WhisperSettings().endpoint.room_window_frames
+    own = WhisperSettings().endpoint
+    endpoints: dict[str, EndpointSettings] = {
+        "as it is": own,
+        "silence learnt as the room": dataclasses.replace(own, dropout_frames=30),
+        "before round 46": ENDPOINT_BEFORE_ROUND_46,
+    }
     words = itertools.cycle(test_words())
-    tallies = {(scenario, rule): Tally() for scenario in SCENARIOS for rule in ("on", "off")}
+    tallies = {(scenario, name): Tally() for scenario in SCENARIOS for name in endpoints}
     for noise_name, snr, _ in itertools.product(NOISE_NAMES, args.snr, range(args.streams)):
         said = [(onset, next(words)) for onset in ONSETS]
         for scenario, silent in SCENARIOS.items():
             audio = room_with_words(noise_name, STREAM_SECONDS, said, silent, snr_db=snr)
-            for rule, frames in (("on", window), ("off", None)):
-                score(tallies[scenario, rule], whisper_finals(model, as_pcm(audio), frames), said)
+            for name, endpoint in endpoints.items():
+                score(tallies[scenario, name], whisper_finals(model, as_pcm(audio), endpoint),
+                      said)
     print(f"{args.streams} streams per room and level; rooms: {', '.join(NOISE_NAMES)}; "
           f"levels: {', '.join(f'{snr:g} dB' for snr in args.snr)}")
-    print("| stream, room window | words | heard as said | refused | heard as another "
+    print("| stream, endpointer | words | heard as said | refused | heard as another "
           "| no answer of their own | answers to nobody | answer after the word, median ms |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for (scenario, rule), tally in tallies.items():
-        print(tally.row(f"{scenario}, {'as it is' if rule == 'on' else 'off (before round 46)'}"))
+    for (scenario, name), tally in tallies.items():
+        print(tally.row(f"{scenario}, {name}"))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import numpy.typing as npt
 from benchmarks.make_real_corpus import NOISES, read_clip, upsample
 from tests.conftest import REAL_VOICES
 from voicespit.speech.language.grammar import sentences
+from voicespit.speech.listening.endpoint import EndpointSettings
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, WhisperSettings
@@ -65,13 +66,19 @@ def frames_of(onset_seconds: float, name: str) -> range:
     return range(first, first + round(len(clip) * SAMPLE_RATE / rate) // FRAME + 1)
 
 
+ENDPOINT_BEFORE_ROUND_46 = dataclasses.replace(
+    WhisperSettings().endpoint, room_window_frames=None, dropout_frames=30)
+"""The Whisper path's endpointer before round 46: no room window, and digital silence
+held back only as a dropout (30 frames), longer silence learnt as the room."""
+
+
 def whisper_finals(model: WhisperModel, pcm: bytes,
-                   room_window_frames: int | None) -> list[Recognition]:
+                   endpoint: EndpointSettings | None = None) -> list[Recognition]:
     """What the real Whisper, with the whole grammar, makes of one stream: its finals,
-    with the endpointer's room window as given (None: off, as before round 46)."""
+    with the endpointer's settings as given (None: the recognizer's own)."""
     settings = WhisperSettings()
-    settings = dataclasses.replace(settings, endpoint=dataclasses.replace(
-        settings.endpoint, room_window_frames=room_window_frames))
+    if endpoint is not None:
+        settings = dataclasses.replace(settings, endpoint=endpoint)
     recognizer = WhisperRecognizer(model, sentences(), settings=settings)
     heard = recognizer.accept_audio(pcm) + recognizer.finish()
     return [result for result in heard if result.is_final]

@@ -9,14 +9,13 @@ import numpy as np
 import pytest
 
 from tests.conftest import REAL_VOICES
-from tests.real_room import as_pcm, room_with_words, whisper_finals
+from tests.real_room import ENDPOINT_BEFORE_ROUND_46, as_pcm, room_with_words, whisper_finals
 from tests.test_listener import listen
 from voicespit.speech.listening.activity import ActivitySettings, VoiceActivity
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.talk_over import TalkHooks
 from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
 from voicespit.speech.recognizers.whisper_model import WhisperModel
-from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
 
 pytestmark = pytest.mark.skipif(not REAL_VOICES.is_dir(),
                                 reason="the real recordings are not beside the repo")
@@ -43,14 +42,13 @@ def test_both_words_are_heard_and_nothing_else_is_answered(
     silent, onsets = scenario
     audio = room_with_words(noise_name, 8.0, list(zip(onsets, words, strict=True)), silent=silent)
     said = [{"2": "two", "4": "four", "8": "eight", "9": "nine"}[word[0]] for word in words]
-    heard = whisper_finals(whisper_model, as_pcm(audio),
-                           WhisperSettings().endpoint.room_window_frames)
+    heard = whisper_finals(whisper_model, as_pcm(audio))
     assert [(result.text, result.rejected) for result in heard] == [(word, False) for word in said]
     for result, onset in zip(heard, onsets, strict=True):
         start, end = result.speech_span
         assert start - 0.3 <= onset < end, "the word lies in what was heard"
     # The room taken for one long utterance: both words went into it, and it was refused.
-    as_before = whisper_finals(whisper_model, as_pcm(audio), None)
+    as_before = whisper_finals(whisper_model, as_pcm(audio), ENDPOINT_BEFORE_ROUND_46)
     assert len(as_before) == 1 and as_before[0].rejected
 
 
@@ -87,6 +85,22 @@ def test_under_the_echo_guard_nobody_speaking_is_never_told_to_say_it_again() ->
     _, listener = listen(as_pcm(voiced), gate, talk=TalkHooks(dropped=dropped.append))
     assert len(dropped) == 1 and listener.utterances_dropped == 1
     assert np.isclose(dropped[0], 4.5, atol=0.15)
+
+
+@pytest.mark.parametrize("noise_name", NOISE_NAMES)
+def test_under_the_echo_guard_the_game_saying_the_microphone_is_back_is_not_taken_for_a_cut(
+        noise_name: str) -> None:
+    # Muted for 12 s in a room, unmuted: the game says at once that it hears the
+    # microphone again, and the guard closes for it. The room learnt as muted silence
+    # came back as "speech" for the listener's voice detector, cut by the game's words:
+    # "I was talking: say it again", nobody talking.
+    audio = room_with_words(noise_name, 16.0, [], silent=[(2.0, 14.0)])
+    gate = ListeningGate()
+    gate.speaking_started(14.05)
+    gate.speaking_finished(15.5)
+    dropped: list[float] = []
+    listen(as_pcm(audio), gate, talk=TalkHooks(dropped=dropped.append))
+    assert dropped == []
 
 
 @pytest.mark.parametrize("noise_name", NOISE_NAMES)

@@ -31,6 +31,9 @@ FRAME_SECONDS = FRAME_SAMPLES / SAMPLE_RATE
 
 _SILENCE_DB = -100.0
 """The level given to digital silence (log of zero)."""
+DIGITAL_SILENCE_DBFS = -90.0
+"""A frame below this is digital silence: its samples within a step of zero (one step
+is -90.3 dBFS; a live microphone's own hiss stands well above it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +112,7 @@ class VoiceActivity:
     def reset_utterance(self) -> None:
         self.speech_started_at = None
         self.last_speech_at = None
-        self._loud_run = 0
-        self._loud_levels.clear()
-        self._speech_began_in_run = False
-        self._in_speech = False
+        self._end_loud_run()
 
     def feed(self, pcm: bytes) -> None:
         data = self._pending + pcm
@@ -128,6 +128,14 @@ class VoiceActivity:
     def _feed_frame(self, level_db: float) -> None:
         settings = self.settings
         self._frames += 1
+        if level_db < DIGITAL_SILENCE_DBFS and self._floor_db is not None \
+                and self._floor_db >= DIGITAL_SILENCE_DBFS:
+            # A room was heard, and this is a gap in the signal (a dropout, the microphone
+            # muted), not the room: learnt, the floor fell to nothing and the room after
+            # it was "speech" until `room_window_frames` (under the echo guard, the game's
+            # "I hear your microphone again" was answered "I was talking: say it again").
+            self._end_loud_run()
+            return
         if self._floor_db is None:
             self._floor_db = level_db
         threshold = max(self._floor_db + settings.margin_db, settings.minimum_db)
@@ -151,10 +159,14 @@ class VoiceActivity:
             if len(self._loud_levels) >= settings.room_window_frames:
                 self._room_in_the_run()
         else:
-            self._loud_run = 0
-            self._loud_levels.clear()
-            self._speech_began_in_run = False
-            self._in_speech = False
+            self._end_loud_run()
+
+    def _end_loud_run(self) -> None:
+        """A frame that is not speech: the run of loud frames, if any, is over."""
+        self._loud_run = 0
+        self._loud_levels.clear()
+        self._speech_began_in_run = False
+        self._in_speech = False
 
     def _room_in_the_run(self) -> None:
         """The current loud run's last `room_window_frames`, if flat, are the room."""
@@ -165,7 +177,4 @@ class VoiceActivity:
         self._floor_db = quiet_part
         if self._speech_began_in_run:
             self.speech_started_at = self.last_speech_at = None  # the room was all of it
-        self._loud_run = 0
-        self._loud_levels.clear()
-        self._speech_began_in_run = False
-        self._in_speech = False
+        self._end_loud_run()

@@ -70,20 +70,25 @@ class EndpointSettings:
     the room started an utterance of its own after 3.3 % of quiet files, and 0.3 %
     with this (docs/speech-record.md)."""
     dropout_room_db: float | None = 20.0
-    """Digital silence (`DIGITAL_SILENCE_DB`) heard between utterances for less than
-    `dropout_frames`, where the room's typical level stands at least this high, is a
-    gap in the microphone's signal (a dropout, a glitch of the device), not the room:
-    it teaches neither the floor nor the room. Learnt, 40 ms of it dropped the floor to
-    nothing, and the room's return lifted its typical flutter so far that words no
-    longer stood clear of it: in real noise at 10 dB the detector was deaf to the
-    commands of the next seconds, which got no answer at all
+    """Digital silence (`DIGITAL_SILENCE_DB`) heard between utterances where the room's
+    typical level stands at least this high is a gap in the microphone's signal (a
+    dropout, a glitch of the device, the microphone muted), not the room: it teaches
+    neither the floor nor the room, however long it lasts (`dropout_frames`). Learnt,
+    40 ms of it dropped the floor to nothing, and the room's return lifted its typical
+    flutter so far that words no longer stood clear of it: in real noise at 10 dB the
+    detector was deaf to the commands of the next seconds, which got no answer at all
     (`benchmarks.voice_matches`, round 45). Below this level the room itself is near
     digital silence (espeak-ng's files, a silent recording). None: digital silence is
     always the room, as before round 45."""
-    dropout_frames: int = 30
+    dropout_frames: int | None = None
     """Digital silence that goes on this long is heard as it came, the frames held back
-    first (a muted microphone, or a recording's silence): the floor and the room then
-    stand where they would have stood had no frame been held."""
+    first: the floor and the room then stand where they would have stood had no frame
+    been held. None: never; the room heard before it is the room after it. Round 45
+    held 30 frames (a dropout) and heard a muted microphone's silence as the room: after
+    two seconds muted in real noise the room came back far above the floor, the first
+    word after it went into one long utterance with the room, and the next was lost
+    (`benchmarks.silent_microphone`, round 46). Every benchmark split streamed through
+    the detector decides the same frame events either way."""
     room_window_frames: int | None = 100
     """An utterance whose last this many frames are flat is over: no frame of them
     stands `start_db` above their own quiet part (their tenth percentile), so they are
@@ -204,8 +209,11 @@ class SpeechDetector:
     def push(self, frame_energy_db: float) -> FrameEvent:
         """The meaning of the next frame, given its energy in dB."""
         if not self.in_speech and self._is_a_gap(frame_energy_db):
+            held_at_most = self.settings.dropout_frames
+            if held_at_most is None:
+                return FrameEvent.QUIET
             self._gap.append(frame_energy_db)
-            if len(self._gap) < self.settings.dropout_frames:
+            if len(self._gap) < held_at_most:
                 return FrameEvent.QUIET
             held, self._gap = self._gap, []
             return [self._heard(energy) for energy in held][-1]
