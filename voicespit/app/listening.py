@@ -49,6 +49,12 @@ LIVELY_ROOM = ("This room echoes my voice too much to listen while I speak, so I
                "will listen while I speak again.")
 """After the fall-back, what "how do you hear me" says of when the game listens, and how
 to have it listen over itself again (`room_watch.RoomWatch.calmer`)."""
+MICROPHONE_SILENT = ("I hear no sound at all from your microphone. If it is muted, unmute "
+                     "it; if it is turned all the way down, turn it up.")
+"""Said when the microphone has sent only digital silence for seconds
+(`speech.listening.mute_watch`): every command would be lost without a word."""
+MICROPHONE_BACK = "I hear your microphone again."
+"""Said when sound comes back after `MICROPHONE_SILENT`: unmuting worked."""
 SENTENCES = {
     "always": "I listen even while I speak: talk over me to interrupt.",
     "headphones": "I listen even while I speak.",

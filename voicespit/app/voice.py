@@ -28,6 +28,8 @@ from voicespit.app.listening import (
     FELL_BACK_AGAIN,
     LISTENING_AGAIN,
     LIVELY_ROOM,
+    MICROPHONE_BACK,
+    MICROPHONE_SILENT,
     SENTENCES,
     Listening,
     choose_listening,
@@ -173,7 +175,9 @@ class VoiceInput:
                          player_done=speaker.player_done,
                          hush=speaker.hush if barge_in else None,
                          dropped=lambda _at: session.handle_dropped(),
-                         fell_back=self._fell_back, listening_again=self._listening_again)
+                         fell_back=self._fell_back, listening_again=self._listening_again,
+                         microphone_silent=lambda _at: session.say(MICROPHONE_SILENT),
+                         microphone_back=lambda _at: session.say(MICROPHONE_BACK))
         spoken = SpokenWords()
         speaker.on_words_played(spoken.played)
         self.listener = Listener(source, self.recognizer, gate, self.commands.on_recognition,

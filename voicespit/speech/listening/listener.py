@@ -79,6 +79,7 @@ from voicespit.speech.listening.echo import EchoStage
 from voicespit.speech.listening.echo_mask import EchoMask, Judged
 from voicespit.speech.listening.fed_timeline import FedTimeline
 from voicespit.speech.listening.gate import ListeningGate
+from voicespit.speech.listening.mute_watch import MicrophoneNews, MuteWatch
 from voicespit.speech.listening.near_end import (
     NearEndEvidence,
     game_heard_around,
@@ -253,6 +254,7 @@ class Listener:
         if the echo mask throws it away unanswered, it is reported lost (`dropped`)."""
         self._drop_reported = False
         self._activity = VoiceActivity()
+        self.microphone_watch = MuteWatch()
         self._offsets: collections.deque[float] = collections.deque(maxlen=_OFFSET_WINDOW)
         self._timeline = FedTimeline()
         self._fed_seconds = 0.0
@@ -324,6 +326,7 @@ class Listener:
         self._source_healthy = True
         self._offsets.append(arrival - (block.start + block.duration))
         offset = min(self._offsets)
+        self._watch_microphone(block, offset + block.start)
         microphone = np.frombuffer(block.pcm, dtype="<i2")
         if self.echo is not None:
             started = time.thread_time()
@@ -432,6 +435,17 @@ class Listener:
         self._activity.reset_utterance()
         self._player_heard = False
         self._player_found = False
+
+    def _watch_microphone(self, block: AudioBlock, start: float) -> None:
+        """What the microphone itself sends, before any canceller: digital silence that
+        lasts is told (a muted microphone loses every command without a word)."""
+        news = self.microphone_watch.hear(block.pcm, block.duration)
+        if news is None or self.talk is None:
+            return
+        if news is MicrophoneNews.SILENT:
+            self._notify(self.talk.microphone_silent, start)
+        else:
+            self._notify(self.talk.microphone_back, start)
 
     def _watch_talk(self, block: AudioBlock, microphone: np.ndarray, start: float) -> None:
         """Barge-in: the player's voice while the game speaks hushes, then stops, the game."""

@@ -36,7 +36,8 @@ def _nothing(time: float) -> None:
 
 @dataclass
 class TalkHooks:
-    """What the listener reports about the player talking while the game speaks (clock times)."""
+    """What the listener reports about the player talking while the game speaks, and about
+    the microphone itself (clock times)."""
 
     barge_in: Callable[[float], None] | None = None
     """The player started speaking while the game was speaking: stop it. None: not watched
@@ -54,6 +55,11 @@ class TalkHooks:
     listening_again: Callable[[float], None] = _nothing
     """The room has calmed (the game turned down, headphones on): the game listens over its
     voice again (`Listener.listen_over_the_game_again`)."""
+    microphone_silent: Callable[[float], None] = _nothing
+    """The microphone has sent nothing but digital silence for seconds: it may be muted
+    (`mute_watch`)."""
+    microphone_back: Callable[[float], None] = _nothing
+    """Sound from the microphone again, after `microphone_silent`."""
 
 
 Notify = Callable[[Callable[[float], None], float], None]
