@@ -160,3 +160,43 @@ def test_spoken_commands_go_from_the_microphone_through_the_listener_to_vosk(
     outcome = json.loads(done.stdout.splitlines()[-1])
     assert outcome == {"heard": ["여덟 왼쪽", "오른쪽"], "errors": []}
 
+
+
+MUTED = textwrap.dedent("""
+    import json, sys, threading
+    from pathlib import Path
+    from voicespit.clock import RealClock
+    from voicespit.speech.listening.gate import ListeningGate
+    from voicespit.speech.listening.listener import Listener
+    from voicespit.speech.listening.microphone import MicrophoneSource
+    from voicespit.speech.listening.talk_over import TalkHooks
+    from voicespit.speech.recognizers.vosk_recognizer import VoskRecognizer
+    recognizer = VoskRecognizer(Path(sys.argv[1]), sys.argv[2].split(","))
+    news, back = [], threading.Event()
+    def silent(at):
+        news.append(("silent", at))
+    def returned(at):
+        news.append(("back", at))
+        back.set()
+    source = MicrophoneSource(max_backlog=100_000)
+    listener = Listener(source, recognizer, ListeningGate(), lambda result: None, RealClock(),
+                        talk=TalkHooks(microphone_silent=silent, microphone_back=returned))
+    listener.start()
+    back.wait(60)
+    listener.stop()
+    print(json.dumps({"news": [kind for kind, _ in news]}))
+""")
+
+
+def test_a_muted_device_is_told_through_the_real_microphone_path(tmp_path: Path) -> None:
+    # A device that records zeros (muted by its switch or the system) for longer than
+    # the watch waits, then the room: what the microphone adapter delivers is what the
+    # watch hears, so the game can say the microphone sends nothing, and then that it
+    # is back.
+    room = np.random.default_rng(3).normal(0, 30, 16_000).astype("<i2").tobytes()
+    infile = tmp_path / "microphone.raw"
+    infile.write_bytes(bytes(2 * 16_000 * 11) + room * 2)
+    done = run_with_alsa(alsa_config(tmp_path, infile), MUTED, str(installed_korean_model()),
+                         "여덟 왼쪽,오른쪽,왼쪽,멈춤,일곱")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == {"news": ["silent", "back"]}
