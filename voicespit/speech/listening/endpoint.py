@@ -92,14 +92,14 @@ class EndpointSettings:
     room_window_frames: int | None = 100
     """An utterance whose last this many frames are flat is over: no frame of them
     stands `start_db` above their own quiet part (their tenth percentile), so they are
-    the room, come back louder than the floor knew (a microphone that opens, or is
-    unmuted, after digital silence; a tap turned on). The detector learns the room
-    from them, and if nothing before them stood `start_db` above it either, nothing
-    was said (`FrameEvent.ROOM`); else the words before them ended (`ENDED`). Without
-    it, a stream that began with 0.1 s of digital silence in real noise took the room
-    for one utterance until `max_frames` cut it: deaf for five seconds, then the noise
-    decided, once as a command ("how am I doing"), else "Say again?" to nobody
-    (round 46). One second: in windows that long the real noises spread at most 7 dB
+    the room, come back louder than the floor knew (a microphone that opens with
+    digital silence, no room heard before it to keep; a tap turned on). The detector
+    learns the room from them, and if nothing before them stood `start_db` above it
+    either, nothing was said (`FrameEvent.ROOM`); else the words before them ended
+    (`ENDED`). Without it, a stream that began with 0.1 s of digital silence in real
+    noise took the room for one utterance until `max_frames` cut it: deaf for five
+    seconds, then the noise decided, once as a command ("how am I doing"), else "Say
+    again?" to nobody (round 46). One second: in windows that long the real noises spread at most 7 dB
     (the exercise bike; 90th against 10th percentile), a real word said from silence
     at least 26 dB (FSDD's tuning takes, 1,350 clips). None: as before round 46."""
     room_learns_after: int = 50
