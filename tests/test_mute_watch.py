@@ -67,7 +67,7 @@ def test_a_step_of_dither_is_still_silence_and_the_telling_stops_after_twice() -
 @needs_voices
 @pytest.mark.parametrize("speaker", ["jackson", "theo", "yweweler"])
 def test_the_quietest_real_room_is_never_taken_for_a_muted_microphone(speaker: str) -> None:
-    # yweweler's room lies near digital silence; its quietest 30 ms still peak at 9 steps.
+    # yweweler's room lies near digital silence; its quietest 30 ms still peak above 2 steps.
     clip, rate = read_clip(REAL_VOICES / f"0_{speaker}_1.wav")
     room = in_its_own_room(clip, rate, f"0_{speaker}_1.wav")
     quietest = room[:round(0.4 * SAMPLE_RATE)]  # the room continued before the word

@@ -3,9 +3,9 @@
 A microphone muted by its switch or by the system, or turned all the way down, sends
 digital silence: every sample zero, or within a step or two of it. Then every command
 the player says is lost without a word, and a blind player cannot see the mute light.
-A live microphone never does this: its own hiss, in the quietest of the real
-recordings (FSDD's, whose rooms lie near digital silence), peaks at 9 steps or more in
-every 30 ms block. So digital silence that lasts is told, once, and so is the sound
+A live microphone never does this: its own hiss peaks at 6 steps or more in every
+30 ms block of all 1,500 real recordings (FSDD's, some of whose rooms lie near digital
+silence). So digital silence that lasts is told, once, and so is the sound
 coming back, so that the player knows unmuting worked.
 
 A noise gate that sends zeros between words (some noise suppressors do) looks the same
