@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 
 from benchmarks.make_real_corpus import read_clip
 from tests.conftest import REAL_VOICES
-from tests.real_room import ENDPOINT_BEFORE_ROUND_46, as_pcm, room_with_words, whisper_finals
+from tests.real_room import ENDPOINT_BEFORE_ROUND_46, room_with_words, whisper_finals
 from voicespit.speech.listening.endpoint import EndpointSettings
 from voicespit.speech.recognizer import Recognition
 from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
+from voicespit.speech.signal import to_pcm
 
 STREAM_SECONDS = 10.0
 ONSETS = (2.0, 5.0, 8.0)
@@ -128,7 +129,7 @@ def main() -> None:
         for scenario, silent in SCENARIOS.items():
             audio = room_with_words(noise_name, STREAM_SECONDS, said, silent, snr_db=snr)
             for name, endpoint in endpoints.items():
-                score(tallies[scenario, name], whisper_finals(model, as_pcm(audio), endpoint),
+                score(tallies[scenario, name], whisper_finals(model, to_pcm(audio), endpoint),
                       said)
     print(f"{args.streams} streams per room and level; rooms: {', '.join(NOISE_NAMES)}; "
           f"levels: {', '.join(f'{snr:g} dB' for snr in args.snr)}")

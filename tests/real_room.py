@@ -49,10 +49,6 @@ def room_with_words(noise_name: str, seconds: float, words: Sequence[tuple[float
     return audio
 
 
-def as_pcm(audio: npt.NDArray[np.float64]) -> bytes:
-    return np.clip(np.round(audio), -32768, 32767).astype("<i2").tobytes()
-
-
 def frame_energies(audio: npt.NDArray[np.float64]) -> list[float]:
     """The speech-band energy of each 10 ms frame, as the endpointer hears it."""
     return [speech_band_energy_db(audio[offset:offset + FRAME])

@@ -11,7 +11,6 @@ from tests.conftest import REAL_VOICES
 from tests.real_room import ENDPOINT_BEFORE_ROUND_46, frame_energies, frames_of, room_with_words
 from voicespit.speech.listening.endpoint import EndpointSettings, FrameEvent, SpeechDetector
 from voicespit.speech.recognizers.whisper_recognizer import WhisperSettings
-from voicespit.speech.signal import FRAME, speech_band_energy_db
 
 QUIET, LOUD = 40.0, 70.0
 
@@ -128,9 +127,7 @@ def test_a_soft_onset_does_not_teach_the_room_its_own_level() -> None:
 def energies_in_its_own_room(name: str) -> list[float]:
     """The frame energies of a real recording in its own room, as the corpus hears it."""
     clip, rate = read_clip(REAL_VOICES / name)
-    audio = in_its_own_room(clip, rate, name)
-    return [speech_band_energy_db(audio[offset:offset + FRAME])
-            for offset in range(0, len(audio) - FRAME + 1, FRAME)]
+    return frame_energies(in_its_own_room(clip, rate, name))
 
 
 def test_a_long_digital_silence_learnt_as_the_room_does_not_leave_it_deaf() -> None:

@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 
 from tests.conftest import REAL_VOICES
-from tests.real_room import ENDPOINT_BEFORE_ROUND_46, as_pcm, room_with_words, whisper_finals
+from tests.real_room import ENDPOINT_BEFORE_ROUND_46, room_with_words, whisper_finals
 from tests.test_listener import listen
 from voicespit.speech.listening.activity import ActivitySettings, VoiceActivity
 from voicespit.speech.listening.gate import ListeningGate
 from voicespit.speech.listening.talk_over import TalkHooks
 from voicespit.speech.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer
 from voicespit.speech.recognizers.whisper_model import WhisperModel
+from voicespit.speech.signal import to_pcm
 
 pytestmark = pytest.mark.skipif(not REAL_VOICES.is_dir(),
                                 reason="the real recordings are not beside the repo")
@@ -42,19 +43,19 @@ def test_both_words_are_heard_and_nothing_else_is_answered(
     silent, onsets = scenario
     audio = room_with_words(noise_name, 8.0, list(zip(onsets, words, strict=True)), silent=silent)
     said = [{"2": "two", "4": "four", "8": "eight", "9": "nine"}[word[0]] for word in words]
-    heard = whisper_finals(whisper_model, as_pcm(audio))
+    heard = whisper_finals(whisper_model, to_pcm(audio))
     assert [(result.text, result.rejected) for result in heard] == [(word, False) for word in said]
     for result, onset in zip(heard, onsets, strict=True):
         start, end = result.speech_span
         assert start - 0.3 <= onset < end, "the word lies in what was heard"
     # The room taken for one long utterance: both words went into it, and it was refused.
-    as_before = whisper_finals(whisper_model, as_pcm(audio), ENDPOINT_BEFORE_ROUND_46)
+    as_before = whisper_finals(whisper_model, to_pcm(audio), ENDPOINT_BEFORE_ROUND_46)
     assert len(as_before) == 1 and as_before[0].rejected
 
 
 def test_the_listeners_activity_learns_a_real_room_after_digital_silence() -> None:
     audio = room_with_words("running_tap.wav", 3.0, [(2.0, "5_theo_6.wav")], silent=[(0.0, 0.1)])
-    pcm = as_pcm(audio)
+    pcm = to_pcm(audio)
     activity = VoiceActivity()
     activity.feed(pcm[:ROOM_ONLY])
     assert not activity.heard_speech and not activity.is_speaking
@@ -77,12 +78,12 @@ def test_under_the_echo_guard_nobody_speaking_is_never_told_to_say_it_again() ->
         gate.speaking_started(start)
         gate.speaking_finished(start + 0.8)
     dropped: list[float] = []
-    _, listener = listen(as_pcm(audio), gate, talk=TalkHooks(dropped=dropped.append))
+    _, listener = listen(to_pcm(audio), gate, talk=TalkHooks(dropped=dropped.append))
     assert dropped == [] and listener.utterances_dropped == 0
     # The same room with a voice in it, cut by the game: the player is told.
     voiced = room_with_words("exercise_bike.wav", 8.0, [(4.3, "7_jackson_5.wav")],
                              silent=[(0.0, 0.1)])
-    _, listener = listen(as_pcm(voiced), gate, talk=TalkHooks(dropped=dropped.append))
+    _, listener = listen(to_pcm(voiced), gate, talk=TalkHooks(dropped=dropped.append))
     assert len(dropped) == 1 and listener.utterances_dropped == 1
     assert np.isclose(dropped[0], 4.5, atol=0.15)
 
@@ -99,7 +100,7 @@ def test_under_the_echo_guard_the_game_saying_the_microphone_is_back_is_not_take
     gate.speaking_started(14.05)
     gate.speaking_finished(15.5)
     dropped: list[float] = []
-    listen(as_pcm(audio), gate, talk=TalkHooks(dropped=dropped.append))
+    listen(to_pcm(audio), gate, talk=TalkHooks(dropped=dropped.append))
     assert dropped == []
 
 
@@ -110,7 +111,7 @@ def test_pocketsphinx_answers_nothing_for_the_room_after_the_microphone_opens(
     # is forgotten, not decoded into a "Say again?" or a command out of nothing.
     audio = room_with_words(noise_name, 6.0, [(3.0, "8_yweweler_6.wav")], silent=[(0.0, 0.1)])
     recognizer = PocketSphinxRecognizer()
-    heard = recognizer.accept_audio(as_pcm(audio)) + recognizer.finish()
+    heard = recognizer.accept_audio(to_pcm(audio)) + recognizer.finish()
     finals = [result for result in heard if result.is_final]
     assert finals, "the word gets an answer"
     for result in finals:
