@@ -6,6 +6,8 @@ is and to clean it before decoding, and tests can check them on plain arrays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -15,6 +17,16 @@ FRAME = SAMPLE_RATE // 100
 """Samples in a 10 ms analysis frame."""
 
 Samples = npt.NDArray[np.float64]
+
+
+def flat_floor(levels: Sequence[float], rise_db: float) -> float | None:
+    """The tenth percentile of `levels` (frame levels in dB) when their ninetieth stands
+    less than `rise_db` above it: a stretch in which nothing would count as a voice,
+    the room. None when something stands out. Both voice detectors judge their last
+    second by it (`EndpointSettings.room_window_frames`, `ActivitySettings.room_window_frames`)."""
+    ordered = sorted(levels)
+    quiet_part = ordered[len(ordered) // 10]
+    return quiet_part if ordered[len(ordered) * 9 // 10] < quiet_part + rise_db else None
 
 
 def to_samples(pcm: bytes) -> Samples:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from voicespit.speech.recognizer import SAMPLE_RATE
-from voicespit.speech.signal import FRAME, to_samples
+from voicespit.speech.signal import FRAME, flat_floor, to_samples
 
 FRAME_SAMPLES = FRAME
 """10 ms frames, as the recognizer's endpointer uses."""
@@ -170,9 +170,8 @@ class VoiceActivity:
 
     def _room_in_the_run(self) -> None:
         """The current loud run's last `room_window_frames`, if flat, are the room."""
-        window = sorted(self._loud_levels)
-        quiet_part = window[len(window) // 10]
-        if window[len(window) * 9 // 10] >= quiet_part + self.settings.margin_db:
+        quiet_part = flat_floor(self._loud_levels, self.settings.margin_db)
+        if quiet_part is None:
             return
         self._floor_db = quiet_part
         if self._speech_began_in_run:

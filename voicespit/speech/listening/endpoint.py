@@ -22,6 +22,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from voicespit.speech.signal import flat_floor
+
 
 @dataclass(frozen=True)
 class EndpointSettings:
@@ -280,11 +282,10 @@ class SpeechDetector:
         if window_frames is None or len(self._energies) < window_frames:
             return None
         window = self._energies[-window_frames:]
-        ordered = sorted(window)
-        quiet_part = ordered[len(ordered) // 10]
-        speech_above = quiet_part + self.settings.start_db
-        if ordered[len(ordered) * 9 // 10] >= speech_above:
+        quiet_part = flat_floor(window, self.settings.start_db)
+        if quiet_part is None:
             return None
+        speech_above = quiet_part + self.settings.start_db
         said = any(energy >= speech_above for energy in self._energies[:-window_frames])
         self.floor_db = quiet_part
         self._room_db = sum(window) / len(window)
