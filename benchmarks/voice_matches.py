@@ -55,7 +55,7 @@ from voicespit.speech.language.parser import command_in, parse
 from voicespit.speech.recognizer import SAMPLE_RATE, Recognition
 from voicespit.speech.recognizers.whisper_model import WhisperModel
 from voicespit.speech.recognizers.whisper_recognizer import WhisperRecognizer, WhisperSettings
-from voicespit.speech.signal import to_pcm, to_samples
+from voicespit.speech.signal import FRAME, to_pcm, to_samples
 
 SPEAKING_RMS = 3000.0
 """The one level every utterance is brought to (16-bit units, over its loud frames)."""
@@ -68,7 +68,7 @@ GAME_SECONDS = 3000
 def speech_power(samples: npt.NDArray[np.float64]) -> float:
     """Mean power of the 10 ms frames within 30 dB of the loudest (silence around the
     words left out)."""
-    frames = samples[:len(samples) // 160 * 160].reshape(-1, 160)
+    frames = samples[:len(samples) // FRAME * FRAME].reshape(-1, FRAME)
     power = (frames ** 2).mean(axis=1)
     if not len(power) or power.max() <= 0:
         return 0.0
