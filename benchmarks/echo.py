@@ -191,6 +191,9 @@ class Job:
     """Talk detector settings changed from the game's (`barge_in.TalkSettings`), to try one."""
     noise_below_db: float = NOISE_BELOW_PLAYER_DB
     """How far under the player the room's noise is (a quiet room: 40)."""
+    microphone_gain_db: float = 0.0
+    """The microphone turned down (negative): everything it hears that much quieter, over
+    its converter's hiss (`RoomStream.microphone_gain_db`)."""
     record: bool = False
     """Keep every final command with what the over-the-game model would be asked about it
     (`echo_record`)."""
@@ -325,7 +328,8 @@ def run(job: Job) -> Outcome:
         condition = job.condition
         responses = loudspeaker_paths(condition, far.rate)
         gain = echo_gain(timeline, responses, condition.echo_db)
-    stream = RoomStream(duration, near, far, responses, gain or 1.0, turned=job.turned)
+    stream = RoomStream(duration, near, far, responses, gain or 1.0, turned=job.turned,
+                        microphone_gain_db=job.microphone_gain_db)
     stream.clock.advance_to(clock_start)
     canceller = make_canceller(job.canceller) if job.mode in ("always", "watch", "auto") \
         else None
@@ -533,7 +537,8 @@ def jobs_for(args: argparse.Namespace, commands: list[Utterance]) -> list[Job]:
               "hush": not args.no_hush, "near_end_minimum": args.near_end_minimum,
               "disputed_lead": None if args.no_disputed_lead else DISPUTED_LEAD,
               "quiet_own_refusals": not args.answer_every_refusal,
-              "noise_below_db": args.noise_below, "record": args.record is not None,
+              "noise_below_db": args.noise_below,
+              "microphone_gain_db": args.microphone_gain, "record": args.record is not None,
               "talk": talk_settings(args.talk),
               "over_game": args.over_game == "on"}
     deciders = (False, True) if args.over_game == "both" else (checks["over_game"],)
@@ -780,6 +785,9 @@ def main() -> None:
     parser.add_argument("--noise-below", type=float, default=NOISE_BELOW_PLAYER_DB,
                         metavar="DB", help="the room's noise this far under the player "
                         f"(default {NOISE_BELOW_PLAYER_DB:.0f}; a quiet room: 40)")
+    parser.add_argument("--microphone-gain", type=float, default=0.0, metavar="DB",
+                        help="the microphone turned down (negative): all it hears this much "
+                             "quieter, over its converter's hiss (default 0: as recorded)")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every result heard, with its scores, to this JSON file")
     parser.add_argument("--record", type=Path, default=None, metavar="FOLDER",
@@ -793,7 +801,8 @@ def main() -> None:
         parser.error("--record fits the over-the-game model: record with it off")
     print(f"load average {os.getloadavg()[0]:.1f} at start; split {args.split}, "
           f"recognizer {args.recognizer}, canceller {args.canceller}, "
-          f"noise {args.noise_below:.0f} dB under the player")
+          f"noise {args.noise_below:.0f} dB under the player, microphone gain "
+          f"{args.microphone_gain:g} dB")
     match = narrated_match(7)  # rendered (or read) once, before any job asks for it
     print(f"narration: {match.duration:.2f} s, sound digest {narration_digest(match)}")
     commands = commands_for(args.split, args.commands)

@@ -387,12 +387,23 @@ class RoomStream:
     """(seconds into the run, dB): from the game's sound played then on, its echo reaches
     the microphone this much louder (negative: the loudspeakers turned down; -inf:
     headphones put on). None: the same all along."""
+    microphone_gain_db: float = 0.0
+    """The microphone turned down (negative) or up: everything it hears, the player, the
+    room and the game's echo alike, this much quieter or louder, over the converter's
+    own hiss (`CONVERTER_HISS`), which the gain does not touch. 0: as recorded, no hiss
+    added (the runs before round 47)."""
 
     def echo_gain(self, played_at: float) -> float:
         """The echo's scale for sound played at stream time `played_at` (seconds)."""
         if self.turned is None or played_at < self.turned[0]:
             return self.gain
         return self.gain * 10 ** (self.turned[1] / 20)
+
+
+CONVERTER_HISS = 1.0
+"""The hiss of a microphone's converter, RMS in sample steps (-90 dBFS): under the
+quietest room in the real recordings (yweweler's, whose quietest 10 ms reach -86 dBFS),
+so a microphone turned down still hears some noise of its own, never digital silence."""
 
 
 class RoomSource:
@@ -402,6 +413,8 @@ class RoomSource:
                  tap: Callable[[npt.NDArray[np.float32], float], None] | None = None) -> None:
         self.stream = stream
         self.rng = np.random.default_rng(seed)
+        self._hiss = np.random.default_rng(seed + 1)
+        """Its own generator: the blocks' jitter is the same at any microphone gain."""
         self._closed = False
         far = stream.far
         if tap is not None:
@@ -432,6 +445,9 @@ class RoomSource:
                 self._play_into_room(*far.render())
             lo = first - self._echo_base
             pcm = self._echo[lo:lo + MIC_BLOCK] + stream.near[first:last]
+            if stream.microphone_gain_db:
+                pcm = pcm * 10 ** (stream.microphone_gain_db / 20) \
+                    + self._hiss.normal(0.0, CONVERTER_HISS, len(pcm))
             self._echo = self._echo[lo + MIC_BLOCK:]
             self._echo_base += lo + MIC_BLOCK
             self.last_handed_over = time.perf_counter()
