@@ -44,11 +44,13 @@ def player_saying(name: str) -> np.ndarray:
 
 def onsets_in_room(echo_db: float | None, player: np.ndarray, at: int, rt60: float = 0.5,
                    delay_ms: float = 45.0, silence_after: float = 0.0,
-                   settings: TalkSettings | None = None) -> list[float]:
+                   settings: TalkSettings | None = None,
+                   microphone_gain_db: float = 0.0) -> list[float]:
     """Seconds at which the detector heard the player start; the game talks throughout, then
     is silent for `silence_after` seconds, and counts as playing as the listener counts it
     (until 0.3 s after its last sound). `echo_db` None: the microphone never hears the game
-    (headphones, or a loudspeaker too far away to matter)."""
+    (headphones, or a loudspeaker too far away to matter). `microphone_gain_db` below 0:
+    the microphone turned down, all it hears that much quieter over its converter's hiss."""
     game = np.concatenate([narration(), np.zeros(round(silence_after * SAMPLE_RATE))])
     player_rms = np.sqrt(np.mean(player[np.abs(player) > 0.01 * np.abs(player).max()] ** 2))
     if echo_db is None:
@@ -60,7 +62,11 @@ def onsets_in_room(echo_db: float | None, player: np.ndarray, at: int, rt60: flo
         echo *= player_rms * 10 ** (echo_db / 20) / speech_rms
     near = np.random.default_rng(3).standard_normal(len(game)) * player_rms * 0.01
     near[at:at + len(player)] += player
-    microphone = np.clip(echo + near, -32768, 32767).astype(np.int16)
+    heard = echo + near
+    if microphone_gain_db:
+        heard = heard * 10 ** (microphone_gain_db / 20) \
+            + np.random.default_rng(4).normal(0.0, 1.0, len(heard))
+    microphone = np.clip(np.rint(heard), -32768, 32767).astype(np.int16)
     reference = PlaybackReference(SAMPLE_RATE)
     stage = EchoStage(open_canceller(), reference, linear=open_linear_canceller())
     detector = TalkDetector(settings)
@@ -87,6 +93,20 @@ def test_the_player_talking_over_the_game_is_heard_and_the_game_alone_never(
     assert onsets, "the player was never heard"
     assert at / SAMPLE_RATE <= onsets[0] <= at / SAMPLE_RATE + 0.4, onsets
     assert len(onsets) == 1, "the game's own voice started nothing"
+
+
+@pytest.mark.parametrize("echo_db", [0.0, 5.0])
+def test_a_player_at_a_microphone_turned_down_is_heard_over_the_game(echo_db: float) -> None:
+    # Turned down 30 dB, the player at -56 dBFS: under a bar of -50 dBFS (before round 47)
+    # no frame of theirs was a voice, and a command said over the game was lost without a
+    # word. The bar follows the microphone down; the game's echo, turned down with the
+    # player, still starts nothing.
+    player = player_saying("4_theo_8.wav")
+    at = 8 * SAMPLE_RATE
+    onsets = onsets_in_room(echo_db, player, at, microphone_gain_db=-30.0)
+    assert len(onsets) == 1 and at / SAMPLE_RATE <= onsets[0] <= at / SAMPLE_RATE + 0.4, onsets
+    assert onsets_in_room(echo_db, player, at, settings=TalkSettings(follow_gain=False),
+                          microphone_gain_db=-30.0) == []
 
 
 @pytest.mark.parametrize("seconds", [1.5, 2.0, 3.0, 4.0, 6.0])
@@ -324,9 +344,11 @@ def test_the_microphone_speaks_for_the_player_only_while_the_canceller_learns() 
 @pytest.mark.parametrize(("echo_db", "reaches"), [(None, False), (-55.0, False), (-40.0, True)])
 def test_whether_the_game_reaches_the_microphone_is_learnt_from_what_it_hears(
         echo_db: float | None, reaches: bool) -> None:
-    # The room's noise at -70 dBFS: a voice must clear -50 (the detector's minimum). The
-    # game playing at -20 dBFS is heard at the microphone at `echo_db` (None: not at all).
-    detector = TalkDetector()
+    # The room's noise at -70 dBFS: a voice must clear -50 (the detector's minimum, held
+    # fixed: a microphone that never hears anything louder than the game at -55 dBFS
+    # would be taken for one turned down, and the bar would follow it down).
+    # The game playing at -20 dBFS is heard at the microphone at `echo_db` (None: not at all).
+    detector = TalkDetector(TalkSettings(follow_gain=False))
     hear_the_quiet_room(detector)
     assert detector.game_reaches_microphone, "nothing known yet: it may"
     heard = exactly_at(-70.0 if echo_db is None else echo_db, 3)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -93,12 +93,17 @@ def vosk() -> VoskRecognizer:
     return VoskRecognizer(model.path, KOREAN_PHRASES, model=model)
 
 
-def listen(pcm: bytes, gate: ListeningGate | None = None, **options: object) -> tuple[
-        Heard, Listener]:
+def listen(pcm: bytes, gate: ListeningGate | None = None,
+           before_start: Callable[[Listener], None] | None = None,
+           **options: object) -> tuple[Heard, Listener]:
+    """The listener (Korean Vosk) on `pcm` in real block order on a fake clock, run to the
+    end; `before_start` may change it first."""
     clock = FakeClock()
     heard = Heard()
     listener = Listener(PacedSource(pcm, clock), vosk(), gate or ListeningGate(), heard, clock,
                         on_error=heard.errors.append, **options)  # type: ignore[arg-type]
+    if before_start is not None:
+        before_start(listener)
     listener.start()
     assert listener.wait(60)
     return heard, listener

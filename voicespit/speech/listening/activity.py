@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from voicespit.speech.listening.loudest import LoudestHeard
 from voicespit.speech.recognizer import SAMPLE_RATE
 from voicespit.speech.signal import FRAME, flat_floor, to_samples
 
@@ -41,7 +42,12 @@ class ActivitySettings:
     margin_db: float = 12.0
     """How far above the noise floor a frame must be to count as speech."""
     minimum_db: float = -55.0
-    """No frame quieter than this is speech, whatever the floor (a whisper at arm's length)."""
+    """No frame quieter than this is speech, whatever the floor (a whisper at arm's length),
+    at a microphone as loud as an ordinary one (`follow_gain`)."""
+    follow_gain: bool = True
+    """Lower `minimum_db` with a microphone turned down (`loudest.LoudestHeard`). Fixed, a
+    word from a microphone turned down 40 dB (-61 dBFS) was never speech, and under the
+    echo guard one the game cut was lost without "I was talking: say it again" (round 47)."""
     onset_frames: int = 3
     """Consecutive loud frames that start speech, so a click or a tap is not a word."""
     floor_rise_db_per_second: float = 1.5
@@ -70,6 +76,9 @@ class VoiceActivity:
     def __init__(self, settings: ActivitySettings | None = None) -> None:
         self.settings = settings or ActivitySettings()
         self._floor_db: float | None = None
+        self._loudest = LoudestHeard()
+        self._minimum_db = self.settings.minimum_db
+        """`minimum_db`, or lower for a microphone turned down (`follow_gain`)."""
         self._pending = b""
         self._frames = 0
         self._loud_run = 0
@@ -122,8 +131,13 @@ class VoiceActivity:
             return
         frames = to_samples(data[:usable]).reshape(-1, FRAME_SAMPLES)
         power = np.mean(frames * frames, axis=1) / (32768.0 * 32768.0)
-        for frame_power in power.tolist():
-            self._feed_frame(10.0 * math.log10(frame_power) if frame_power > 0 else _SILENCE_DB)
+        levels = [10.0 * math.log10(frame_power) if frame_power > 0 else _SILENCE_DB
+                  for frame_power in power.tolist()]
+        if self.settings.follow_gain:
+            self._loudest.heard(levels)
+            self._minimum_db = self._loudest.bar(self.settings.minimum_db)
+        for level_db in levels:
+            self._feed_frame(level_db)
 
     def _feed_frame(self, level_db: float) -> None:
         settings = self.settings
@@ -138,7 +152,7 @@ class VoiceActivity:
             return
         if self._floor_db is None:
             self._floor_db = level_db
-        threshold = max(self._floor_db + settings.margin_db, settings.minimum_db)
+        threshold = max(self._floor_db + settings.margin_db, self._minimum_db)
         is_loud = level_db >= threshold
         if level_db < self._floor_db:
             self._floor_db = level_db

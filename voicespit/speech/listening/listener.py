@@ -253,7 +253,9 @@ class Listener:
         """The talk detector heard the player in the utterance the recognizer is hearing:
         if the echo mask throws it away unanswered, it is reported lost (`dropped`)."""
         self._drop_reported = False
-        self._activity = VoiceActivity()
+        self.activity = VoiceActivity()
+        """Whether the player is talking, by level alone: what the echo guard asks before it
+        says "I was talking: say it again" (replaced before `start()` to try other settings)."""
         self.microphone_watch = MuteWatch()
         self._offsets: collections.deque[float] = collections.deque(maxlen=_OFFSET_WINDOW)
         self._timeline = FedTimeline()
@@ -359,7 +361,7 @@ class Listener:
         elif self._feeding:
             # Only the game's residual from here: what began was its own, unless the
             # player was heard in it, and then their command is lost unanswered.
-            lost = self._player_found and self._activity.heard_speech
+            lost = self._player_found and self.activity.heard_speech
             if lost and self.watch_under_guard:
                 # The game talks on under the watched guard: a start the detector took
                 # for the player is asked about only if their voice carried it.
@@ -375,12 +377,12 @@ class Listener:
 
     def _hear(self, block: AudioBlock, start: float) -> None:
         """The gate, then the recognizer, for a block recorded from clock time `start`."""
-        self._activity.feed(block.pcm)
-        if self._activity.is_speaking and self._is_nothing_playing(start):
+        self.activity.feed(block.pcm)
+        if self.activity.is_speaking and self._is_nothing_playing(start):
             self._player_heard = True
         if not self.watch_under_guard and not self.gate.admits(start, start + block.duration):
             if self._feeding:
-                if self._activity.heard_speech and self._player_heard:
+                if self.activity.heard_speech and self._player_heard:
                     self._dropped(start)
                 self._call_recognizer(self.recognizer.reset)
             self._feeding = False
@@ -389,7 +391,7 @@ class Listener:
             return
         if self._resyncing:
             self._held_seconds += block.duration
-            activity = self._activity
+            activity = self.activity
             # A pause between two words of one command is shorter than resume_after_quiet.
             mid_command = activity.heard_speech and (
                 activity.is_speaking or activity.trailing_quiet < self.resume_after_quiet)
@@ -432,7 +434,7 @@ class Listener:
         return self.echo.far_heard_until < start - self.gate.tail
 
     def _forget_utterance(self) -> None:
-        self._activity.reset_utterance()
+        self.activity.reset_utterance()
         self._player_heard = False
         self._player_found = False
 
