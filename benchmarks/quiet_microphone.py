@@ -11,8 +11,10 @@ gains:
 
 - **heard**: the real Whisper with the whole grammar, as with headphones (the game
   silent): each word heard as said, refused, heard as another, or not answered at all;
-- **echo guard**: the real listener (under the guard, the default without a canceller)
-  while the game starts talking 0.2 s into each word, which cuts it: how often the
+- **echo guard**: the real listener (under the guard, the default without a canceller;
+  with the Korean Vosk model behind it, as in `tests/test_listener.py`: whether a cut is
+  told is the listener's level detector's judgement, not the recognizer's) while the game
+  starts talking 0.2 s into each word, which cuts it: how often the
   player is told "I was talking: say it again", by the listener's voice detector as it
   is and with the bar it had before round 47 (-55 dBFS); and the same streams with
   nobody in them (told to nobody).
