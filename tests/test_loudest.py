@@ -5,10 +5,10 @@ from __future__ import annotations
 from voicespit.speech.listening.loudest import (
     BELOW_LOUDEST_DB,
     LEARN_FRAMES,
+    QUIETEST_VOICE_DBFS,
     WINDOW_FRAMES,
     LoudestHeard,
 )
-from voicespit.speech.signal import QUIETEST_VOICE_DBFS
 
 OWN_BAR = -50.0
 

@@ -18,12 +18,6 @@ FRAME = SAMPLE_RATE // 100
 
 Samples = npt.NDArray[np.float64]
 
-QUIETEST_VOICE_DBFS = -75.0
-"""No 10 ms frame quieter than this (its RMS, in dB full scale) is anyone's voice, however
-far the microphone is turned down: the lowest the listener's voice detectors' bars go
-(`listening.loudest`). A live microphone's own hiss stays under it: the quietest room in
-the 1,500 real recordings (yweweler's) reaches -86 dBFS in its quietest 10 ms."""
-
 
 def flat_floor(levels: Sequence[float], rise_db: float) -> float | None:
     """The tenth percentile of `levels` (frame levels in dB) when their ninetieth stands

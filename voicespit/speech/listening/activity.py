@@ -77,8 +77,7 @@ class VoiceActivity:
         self.settings = settings or ActivitySettings()
         self._floor_db: float | None = None
         self._loudest = LoudestHeard()
-        self._minimum_db = self.settings.minimum_db
-        """`minimum_db`, or lower for a microphone turned down (`follow_gain`)."""
+        """How loud this microphone gets: `minimum_db` follows it down (`follow_gain`)."""
         self._pending = b""
         self._frames = 0
         self._loud_run = 0
@@ -135,7 +134,6 @@ class VoiceActivity:
                   for frame_power in power.tolist()]
         if self.settings.follow_gain:
             self._loudest.heard(levels)
-            self._minimum_db = self._loudest.bar(self.settings.minimum_db)
         for level_db in levels:
             self._feed_frame(level_db)
 
@@ -152,7 +150,8 @@ class VoiceActivity:
             return
         if self._floor_db is None:
             self._floor_db = level_db
-        threshold = max(self._floor_db + settings.margin_db, self._minimum_db)
+        threshold = max(self._floor_db + settings.margin_db,
+                        self._loudest.bar(settings.minimum_db))
         is_loud = level_db >= threshold
         if level_db < self._floor_db:
             self._floor_db = level_db

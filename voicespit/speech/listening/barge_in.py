@@ -194,8 +194,7 @@ class TalkDetector:
             maxlen=self.settings.floor_frames)
         self._floor = _SILENCE_DB
         self._loudest = LoudestHeard()
-        self._minimum = self.settings.minimum_db
-        """`minimum_db`, or lower for a microphone turned down (`follow_gain`)."""
+        """How loud this microphone gets: `minimum_db` follows it down (`follow_gain`)."""
         self._far: collections.deque[float] = collections.deque(
             maxlen=self.settings.hold_frames + 1)
         self._envelope = _SILENCE_DB
@@ -277,7 +276,6 @@ class TalkDetector:
         raws = frame_levels(microphone)
         if settings.follow_gain:
             self._loudest.heard(raws)
-            self._minimum = self._loudest.bar(settings.minimum_db)
         for level, raw, played, filtered in zip(levels, raws, far_levels, linear_levels,
                                                 strict=True):
             self._follow_far(played)
@@ -332,7 +330,7 @@ class TalkDetector:
         heard = self.game_at_microphone
         if heard is None:
             return True
-        bar = max(self._floor + settings.margin_db, self._minimum)
+        bar = self._voice_bar()
         return heard + settings.residual_margin_db >= bar
 
     @property
@@ -392,8 +390,15 @@ class TalkDetector:
         if len(self._residual) < settings.learn_frames:
             return False
         likely = min(self._envelope + self._residual_gain, self._residual_top)
-        floor = max(self._floor + settings.margin_db, self._minimum)
+        floor = self._voice_bar()
         return likely + settings.residual_margin_db > floor
+
+    def _voice_bar(self) -> float:
+        """The level (dBFS) a frame must reach to be the player's by the room alone:
+        `margin_db` over the floor, and `minimum_db` (followed down with the
+        microphone's gain)."""
+        return max(self._floor + self.settings.margin_db,
+                   self._loudest.bar(self.settings.minimum_db))
 
     def _follow_far(self, played: float) -> None:
         self._far.append(played)
@@ -404,7 +409,7 @@ class TalkDetector:
                linear: float | None = None) -> bool:
         settings = self.settings
         self.frames += 1
-        floor_threshold = max(self._floor + settings.margin_db, self._minimum)
+        floor_threshold = self._voice_bar()
         threshold = floor_threshold
         learnt = len(self._residual) >= settings.learn_frames
         if game_playing and not learnt:

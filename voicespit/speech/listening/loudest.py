@@ -12,7 +12,7 @@ without a word (round 47).
 So the bar stands `BELOW_LOUDEST_DB` under the loudest this microphone has lately been
 (the loudest 1 % of its frames over the last five minutes: the player's voice, or the
 game's echo through the loudspeakers, whichever is louder), and never higher than the
-detector's own bar nor lower than `signal.QUIETEST_VOICE_DBFS`. At an ordinary gain the
+detector's own bar nor lower than `QUIETEST_VOICE_DBFS`. At an ordinary gain the
 loudest frames stand near -20 dBFS and the bar is the detector's own; turned down, it
 goes down with everything else. Only a loudest that stands `CLEAR_OF_ROOM_DB` over the
 room (the quietest tenth of the same frames) counts: in a quiet room where nobody has
@@ -27,8 +27,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from voicespit.speech.signal import QUIETEST_VOICE_DBFS
-
+QUIETEST_VOICE_DBFS = -75.0
+"""No 10 ms frame quieter than this (its RMS, in dB full scale) is anyone's voice, however
+far the microphone is turned down: the lowest the listener's voice detectors' bars go
+(`LoudestHeard.bar`). A live microphone's own hiss stays under it: the quietest room in
+the 1,500 real recordings (yweweler's) reaches -86 dBFS in its quietest 10 ms."""
 BELOW_LOUDEST_DB = 30.0
 """How far under the microphone's loudest a voice may still be. Real words levelled as
 the room benchmark's player (-26 dBFS over their speech) reach -21 dBFS in their loudest
@@ -42,9 +45,9 @@ to measure the gain: as far as the level detector's own margin (`ActivitySetting
 margin_db`), under which nothing is a voice to it anyway. Real words 10 dB under real
 noise (RMS against RMS, where Whisper still hears 0.80 of them), two in 8 s from a
 microphone turned down 40 dB, stand 13 to 17 dB out as counted here (18 streams of the
-tuning takes); a bar of 15 dB missed 4 of them. And where a sound stands this little out, the bar
-it sets (30 dB under it) lies under the room, and the detectors' margins over the room
-decide, as for a microphone at full gain."""
+tuning takes); a bar of 15 dB missed 4 of them. And where a sound stands this little
+out, the bar it sets (30 dB under it) lies under the room, and the detectors' margins
+over the room decide, as for a microphone at full gain."""
 WINDOW_FRAMES = 30_000
 """Five minutes of 10 ms frames: long enough that the player's commands (a few seconds of
 them) are among the loudest 1 % even when the game has said little, short enough that a
