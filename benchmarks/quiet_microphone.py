@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from benchmarks.room import CONVERTER_HISS
 from benchmarks.silent_microphone import (
     NOISE_NAMES,
     ONSETS,
@@ -92,7 +93,7 @@ def main() -> None:
         voiced = room_with_words(noise_name, STREAM_SECONDS, said, snr_db=args.snr)
         empty = room_with_words(noise_name, STREAM_SECONDS, [], snr_db=args.snr)
         for gain in GAINS_DB:
-            converter = hiss.normal(0.0, 1.0, len(voiced))
+            converter = hiss.normal(0.0, CONVERTER_HISS, len(voiced))  # under both streams
             pcm = to_pcm(voiced * 10 ** (gain / 20) + converter)
             score(heard[gain], whisper_finals(model, pcm), said)
             alone = to_pcm(empty * 10 ** (gain / 20) + converter)

@@ -406,6 +406,14 @@ quietest room in the real recordings (yweweler's, whose quietest 10 ms reach -86
 so a microphone turned down still hears some noise of its own, never digital silence."""
 
 
+def turned_down(samples: Floats, gain_db: float, rng: np.random.Generator) -> Floats:
+    """What a microphone turned down by `gain_db` records of `samples` (int16 scale): all
+    of it quieter, over its converter's hiss (`CONVERTER_HISS`, drawn from `rng`), which
+    the gain does not touch."""
+    hiss: Floats = rng.normal(0.0, CONVERTER_HISS, len(samples))
+    return samples * 10 ** (gain_db / 20) + hiss
+
+
 class RoomSource:
     """The microphone in the room: an `AudioSource` driving the fake clock block by block."""
 
@@ -446,8 +454,7 @@ class RoomSource:
             lo = first - self._echo_base
             pcm = self._echo[lo:lo + MIC_BLOCK] + stream.near[first:last]
             if stream.microphone_gain_db:
-                pcm = pcm * 10 ** (stream.microphone_gain_db / 20) \
-                    + self._hiss.normal(0.0, CONVERTER_HISS, len(pcm))
+                pcm = turned_down(pcm, stream.microphone_gain_db, self._hiss)
             self._echo = self._echo[lo + MIC_BLOCK:]
             self._echo_base += lo + MIC_BLOCK
             self.last_handed_over = time.perf_counter()

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from benchmarks.make_corpus import speak, trim
-from benchmarks.room import impulse_response, levelled
+from benchmarks.room import impulse_response, levelled, turned_down
 from tests.conftest import REAL_VOICES
 from voicespit.speech.listening.barge_in import TalkDetector, TalkSettings
 from voicespit.speech.listening.echo import EchoStage, open_canceller
@@ -64,8 +64,7 @@ def onsets_in_room(echo_db: float | None, player: np.ndarray, at: int, rt60: flo
     near[at:at + len(player)] += player
     heard = echo + near
     if microphone_gain_db:
-        heard = heard * 10 ** (microphone_gain_db / 20) \
-            + np.random.default_rng(4).normal(0.0, 1.0, len(heard))
+        heard = turned_down(heard, microphone_gain_db, np.random.default_rng(4))
     microphone = np.clip(np.rint(heard), -32768, 32767).astype(np.int16)
     reference = PlaybackReference(SAMPLE_RATE)
     stage = EchoStage(open_canceller(), reference, linear=open_linear_canceller())

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from benchmarks.room import turned_down
 from tests.conftest import REAL_VOICES
 from tests.real_room import room_with_words, whisper_finals
 from tests.test_listener import listen
@@ -21,11 +22,9 @@ from voicespit.speech.signal import to_pcm
 pytestmark = pytest.mark.skipif(not REAL_VOICES.is_dir(),
                                 reason="the real recordings are not beside the repo")
 
-def turned_down(audio: npt.NDArray[np.float64], gain_db: float, seed: int = 0) -> bytes:
-    """What a microphone turned down by `gain_db` records of `audio`: all of it quieter,
-    over its converter's hiss (one step RMS), which the gain does not touch."""
-    hiss = np.random.default_rng(seed).normal(0.0, 1.0, len(audio))
-    return to_pcm(audio * 10 ** (gain_db / 20) + hiss)
+def through_turned_down(audio: npt.NDArray[np.float64], gain_db: float, seed: int = 0) -> bytes:
+    """What a microphone turned down by `gain_db` records of `audio`, as PCM."""
+    return to_pcm(turned_down(audio, gain_db, np.random.default_rng(seed)))
 
 
 def guarded_game() -> ListeningGate:
@@ -43,7 +42,7 @@ def test_whisper_hears_real_words_from_a_microphone_turned_down(
     # under them. 40 dB down, the converter's hiss begins to tell: "six" lost its end.
     audio = room_with_words("running_tap.wav", 8.0, [(2.0, "6_jackson_9.wav"),
                                                      (5.0, "3_theo_14.wav")], snr_db=20.0)
-    heard = whisper_finals(whisper_model, turned_down(audio, -30.0))
+    heard = whisper_finals(whisper_model, through_turned_down(audio, -30.0))
     assert [(result.text, result.rejected) for result in heard] == [("six", False),
                                                                     ("three", False)]
 
@@ -59,20 +58,21 @@ def test_under_the_echo_guard_a_quiet_players_word_cut_by_the_game_is_told(
     voiced = room_with_words(noise_name, 8.0, [(0.8, "2_theo_11.wav"),
                                                (4.3, "7_jackson_5.wav")])
     dropped: list[float] = []
-    _, listener = listen(turned_down(voiced, -40.0), guarded_game(),
+    _, listener = listen(through_turned_down(voiced, -40.0), guarded_game(),
                          talk=TalkHooks(dropped=dropped.append))
     assert len(dropped) == 1 and listener.utterances_dropped == 1
     assert np.isclose(dropped[0], 4.5, atol=0.15)
     # The same room with nobody in it: nobody is told.
     empty = room_with_words(noise_name, 8.0, [])
-    listen(turned_down(empty, -40.0), guarded_game(), talk=TalkHooks(dropped=dropped.append))
+    listen(through_turned_down(empty, -40.0), guarded_game(),
+           talk=TalkHooks(dropped=dropped.append))
     assert len(dropped) == 1
 
 
 def test_the_listeners_voice_detector_hears_a_quiet_word_where_it_was_said() -> None:
     audio = room_with_words("white_noise.wav", 5.0, [(1.0, "9_yweweler_13.wav"),
                                                      (3.0, "5_theo_6.wav")])
-    pcm = turned_down(audio, -40.0)
+    pcm = through_turned_down(audio, -40.0)
     first_word = 2 * 16_000 * 2  # bytes of the first 2 s
     activity = VoiceActivity()
     activity.feed(pcm[:first_word])
