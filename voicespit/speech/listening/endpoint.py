@@ -101,9 +101,10 @@ class EndpointSettings:
     (`ENDED`). Without it, a stream that began with 0.1 s of digital silence in real
     noise took the room for one utterance until `max_frames` cut it: deaf for five
     seconds, then the noise decided, once as a command ("how am I doing"), else "Say
-    again?" to nobody (round 46). One second: in windows that long the real noises spread at most 7 dB
-    (the exercise bike; 90th against 10th percentile), a real word said from silence
-    at least 26 dB (FSDD's tuning takes, 1,350 clips). None: as before round 46."""
+    again?" to nobody (round 46). One second: in windows that long the real noises
+    spread at most 7 dB (the exercise bike; 90th against 10th percentile), a real word
+    said from silence at least 26 dB (FSDD's tuning takes, 1,350 clips). None: as before
+    round 46."""
     room_learns_after: int = 50
     """Frames loud by the floor but not speech by the room teach neither (a soft onset
     must not raise the bar it has to pass), unless this many come in a row: then they
